@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every build, test and benchmark dependency of Skiff from Debian's packages.
+# Idempotent: packages already present are skipped, so a warm machine pays only a dpkg query.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libdnnl-dev libomp-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-dev python3-numpy python3-pytest python3-yaml pybind11-dev
+  clang libclang-rt-14-dev
+)
+# `--bench` also installs the peers the benchmarks compare against.
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-torch libopenblas0-openmp)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} == 0 )); then
+  exit 0
+fi
+echo "deps.sh: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
