@@ -1,0 +1,61 @@
+// Tensor: the cheap, copyable handle users and the op API pass around. It points to a
+// TensorImpl (dense now; distributed and symbolic later) and carries the autograd metadata slot
+// that the eager engine fills; copies of a handle share both.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "skiff/core/dense_tensor.h"
+
+namespace skiff {
+
+/// Implemented by the autograd engine (runtime layer); core only holds the pointer.
+class AutogradMetaBase {
+ public:
+  virtual ~AutogradMetaBase() = default;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  explicit Tensor(DenseTensor dense) : impl_(std::make_shared<DenseTensor>(std::move(dense))) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* impl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+
+  TensorKind kind() const { return impl_->kind(); }
+  bool is_dense() const { return defined() && impl_->kind() == TensorKind::kDense; }
+  DType dtype() const { return impl_->dtype(); }
+  const Dims& dims() const { return impl_->dims(); }
+  std::vector<int64_t> shape() const { return dims().to_vector(); }
+  Place place() const { return impl_->place(); }
+  int rank() const { return dims().size(); }
+  int64_t numel() const { return dims().numel(); }
+
+  /// The dense body; throws a clear error for other kinds.
+  const DenseTensor& dense() const;
+  DenseTensor& mutable_dense();
+
+  AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
+  const std::shared_ptr<AutogradMetaBase>& autograd_meta_ptr() const { return autograd_meta_; }
+  void set_autograd_meta(std::shared_ptr<AutogradMetaBase> meta) {
+    autograd_meta_ = std::move(meta);
+  }
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  /// Element access for tests and small host-side logic (CPU dense tensors only).
+  template <typename T>
+  T item() const;
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+  std::shared_ptr<AutogradMetaBase> autograd_meta_;
+  std::string name_;
+};
+
+}  // namespace skiff
