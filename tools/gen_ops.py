@@ -279,11 +279,43 @@ def parse_record(rec):
             raise RecordError(f"op '{op.name}': view {o} -> {src} names unknown values")
     op.differentiable = bool(rec.get("differentiable", True))
     op.random = bool(rec.get("random", False))
-    op.backward = rec.get("backward")
+    op.backward = parse_backward(op, rec.get("backward"))
     op.spmd_rule = rec.get("spmd_rule")
     op.inplace = rec.get("inplace")
     op.signature = f"{op.name}{args_text} -> {rec.get('output', 'Tensor(out)')}"
     return op
+
+
+IDENT = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+
+
+def parse_backward(op, spec):
+    """`backward: {x: <C++ expression>, ...}`: the VJP of each differentiable tensor input,
+    written against the public op API. Names in scope: the op's arguments, its outputs, and
+    grad_<output> (the incoming gradient of each output)."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise RecordError(f"op '{op.name}': backward must map input names to expressions")
+    tensor_args = {a.name: a for a in op.args if a.is_tensor}
+    for name, expr in spec.items():
+        if name not in tensor_args:
+            raise RecordError(f"op '{op.name}': backward names '{name}', not a tensor argument")
+        if not isinstance(expr, str) or not expr.strip():
+            raise RecordError(f"op '{op.name}': backward of '{name}' must be an expression")
+    if not op.differentiable:
+        raise RecordError(f"op '{op.name}': a non-differentiable op cannot have a backward")
+    return {k: str(v).strip() for k, v in spec.items()}
+
+
+def backward_names(op):
+    """Arguments and outputs the backward expressions refer to (these are saved)."""
+    used = set()
+    for expr in op.backward.values():
+        used |= set(IDENT.findall(expr))
+    args = [a for a in op.args if a.name in used]
+    outs = [o for o in op.outputs if o.name in used]
+    return args, outs
 
 
 def load_ops(yaml_dir):
@@ -429,9 +461,10 @@ def gen_schemas(ops):
             args.append(f"{{\"{a.name}\", ArgKind::{a.kind}, {d}}}")
         outs = ", ".join(f"{{\"{o.name}\", {'true' if o.is_list else 'false'}}}" for o in op.outputs)
         sig = op.signature.replace('"', '\\"')
+        grads = ", ".join(f'"{n}"' for n in (op.backward or {}))
         out.append(f"  s.push_back(OpSchema{{{i}, \"{op.name}\", {{{', '.join(args)}}}, {{{outs}}}, "
                    f"{'true' if op.differentiable else 'false'}, {'true' if op.view else 'false'}, "
-                   f"{'true' if op.random else 'false'}, \"{sig}\"}});")
+                   f"{'true' if op.random else 'false'}, {{{grads}}}, \"{sig}\"}});")
     out.append("  return s;\n}\n\n}  // namespace skiff::ops\n")
     return "\n".join(out)
 
@@ -589,7 +622,8 @@ def gen_boxed(ops):
            "namespace {\n"]
     for op in ops:
         out.append(f"BoxedOutputs boxed_{op.name}(const OpSchema& s, const BoxedInputs& in) {{")
-        out.append("  (void)s;")
+        n_tensor_args = sum(1 for a in op.args if a.is_tensor)
+        out.append(f"  boxed_check_arity(s, in, {n_tensor_args});")
         call = []
         ti = 0
         for i, a in enumerate(op.args):
@@ -604,11 +638,10 @@ def gen_boxed(ops):
                 ti += 1
             else:
                 vt = VALUE_TYPE[a.kind]
-                conv = f"boxed_attr<{vt}>(s, in, {i})"
+                conv = f"boxed_attr<{vt}>(s, in.attrs, {i})"
                 if a.kind == "kFloat":
                     conv = f"static_cast<float>({conv})"
                 call.append(conv)
-        out.append(f"  boxed_check_arity(s, in, {ti});")
         res = f"dense::{op.name}({', '.join(call)})"
         if len(op.outputs) == 1:
             o = op.outputs[0]
@@ -643,39 +676,258 @@ def gen_api_h(ops):
     return "\n".join(out)
 
 
+def gen_grad_node(op):
+    """A GradNode subclass per differentiable op with a backward rule."""
+    cls = f"{camel(op.name)}GradNode"
+    saved_args, saved_outs = backward_names(op)
+    L = [f"class {cls} final : public autograd::GradNode {{", " public:",
+         f"  std::string name() const override {{ return \"{op.name}_grad\"; }}",
+         "  std::vector<Tensor> apply(std::vector<Tensor>& grads) override {",
+         "    const auto self = shared_from_this();",
+         f"    static constexpr const char* kNode = \"{op.name}_grad\";",
+         "    (void)self;"]
+    # Incoming gradients per output.
+    for k, o in enumerate(op.outputs):
+        if o.is_list:
+            L.append(f"    const std::vector<Tensor> grad_{o.name}(grads.begin() + out_offsets_[{k}], "
+                     f"grads.begin() + out_offsets_[{k + 1}]);")
+        else:
+            L.append(f"    const Tensor& grad_{o.name} = grads[out_offsets_[{k}]];")
+    for a in saved_args:
+        if a.kind == "kTensorList":
+            L.append(f"    std::vector<Tensor> {a.name};")
+            L.append(f"    for (const auto& s : {a.name}_) {a.name}.push_back(s.unpack(self, kNode));")
+        elif a.kind == "kOptionalTensor":
+            L.append(f"    const Tensor {a.name}_t = {a.name}_.unpack(self, kNode);")
+            L.append(f"    const std::optional<Tensor> {a.name} = {a.name}_t.defined() ? "
+                     f"std::optional<Tensor>({a.name}_t) : std::nullopt;")
+        elif a.kind == "kTensor":
+            L.append(f"    const Tensor {a.name} = {a.name}_.unpack(self, kNode);")
+        else:
+            L.append(f"    const auto& {a.name} = {a.name}_;")
+    for o in saved_outs:
+        if o.is_list:
+            L.append(f"    std::vector<Tensor> {o.name};")
+            L.append(f"    for (const auto& s : {o.name}_) {o.name}.push_back(s.unpack(self, kNode));")
+        else:
+            L.append(f"    const Tensor {o.name} = {o.name}_.unpack(self, kNode);")
+    L.append("    std::vector<Tensor> result(next_edges().size());")
+    for k, a in enumerate([a for a in op.args if a.is_tensor]):
+        if a.name not in op.backward:
+            continue
+        expr = op.backward[a.name]
+        if a.kind == "kTensorList":
+            L.append(f"    if (any_needed(in_offsets_[{k}], in_offsets_[{k + 1}])) {{")
+            L.append(f"      std::vector<Tensor> g = {expr};")
+            L.append(f"      for (size_t j = 0; j < g.size(); ++j) result[in_offsets_[{k}] + j] = g[j];")
+            L.append("    }")
+        else:
+            L.append(f"    if (needs_input_grad(in_offsets_[{k}])) result[in_offsets_[{k}]] = {expr};")
+    L.append("    return result;")
+    L.append("  }")
+    L.append("  void release_saved() override {")
+    for a in saved_args:
+        if a.kind == "kTensorList":
+            L.append(f"    for (auto& s : {a.name}_) s.reset();")
+        elif a.is_tensor:
+            L.append(f"    {a.name}_.reset();")
+    for o in saved_outs:
+        if o.is_list:
+            L.append(f"    for (auto& s : {o.name}_) s.reset();")
+        else:
+            L.append(f"    {o.name}_.reset();")
+    L.append("  }")
+    L.append("  bool any_needed(size_t b, size_t e) const {")
+    L.append("    for (size_t i = b; i < e; ++i) if (needs_input_grad(i)) return true;")
+    L.append("    return false;")
+    L.append("  }")
+    for a in saved_args:
+        if a.kind == "kTensorList":
+            L.append(f"  std::vector<autograd::SavedTensor> {a.name}_;")
+        elif a.is_tensor:
+            L.append(f"  autograd::SavedTensor {a.name}_;")
+        else:
+            L.append(f"  {VALUE_TYPE[a.kind] if a.kind != 'kFloat' else 'float'} {a.name}_;")
+    for o in saved_outs:
+        if o.is_list:
+            L.append(f"  std::vector<autograd::SavedTensor> {o.name}_;")
+        else:
+            L.append(f"  autograd::SavedTensor {o.name}_;")
+    L.append("  std::vector<size_t> in_offsets_;   // node input index range per tensor argument")
+    L.append("  std::vector<size_t> out_offsets_;  // node output index range per output")
+    L.append("};\n")
+    return "\n".join(L)
+
+
+def gen_api_fn(op):
+    L = []
+    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
+    L.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)}) {{")
+    call = []
+    for a in op.args:
+        if a.kind == "kTensor":
+            call.append(f"{a.name}.dense()")
+        elif a.kind == "kTensorList":
+            call.append(f"unwrap({a.name})")
+        elif a.kind == "kOptionalTensor":
+            call.append(f"({a.name} ? &{a.name}->dense() : nullptr)")
+        else:
+            call.append(a.name)
+    res = f"ops::dense::{op.name}({', '.join(call)})"
+    # Outputs as Tensors.
+    if len(op.outputs) == 1:
+        o = op.outputs[0]
+        L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
+                 f"{'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
+    else:
+        L.append(f"  auto r = {res};")
+        for j, o in enumerate(op.outputs):
+            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
+                     f"{'wrap(std::move(std::get<' + str(j) + '>(r)))' if o.is_list else 'Tensor(std::move(std::get<' + str(j) + '>(r)))'};")
+    tensor_args = [a for a in op.args if a.is_tensor]
+    if op.differentiable and tensor_args:
+        diff = [a for a in tensor_args if op.backward and a.name in op.backward]
+        check = diff if op.backward else tensor_args
+        conds = []
+        for a in check:
+            if a.kind == "kTensor":
+                conds.append(f"autograd::should_record({{&{a.name}}})")
+            elif a.kind == "kOptionalTensor":
+                conds.append(f"({a.name} && autograd::should_record({{&*{a.name}}}))")
+            else:
+                conds.append(f"autograd::should_record({a.name})")
+        L.append(f"  if ({' || '.join(conds) if conds else 'false'}) {{")
+        if not op.backward:
+            L.append(f"    autograd::throw_no_vjp_rule(\"{op.name}\");")
+        else:
+            cls = f"{camel(op.name)}GradNode"
+            saved_args, saved_outs = backward_names(op)
+            L.append(f"    auto node = std::make_shared<{cls}>();")
+            for a in saved_args:
+                if a.kind == "kTensorList":
+                    L.append(f"    for (const auto& t : {a.name}) node->{a.name}_.emplace_back(t);")
+                elif a.kind == "kOptionalTensor":
+                    L.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name} ? *{a.name} : Tensor());")
+                elif a.kind == "kTensor":
+                    L.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name});")
+                else:
+                    L.append(f"    node->{a.name}_ = {a.name};")
+            # Edges: every tensor argument, flattened; those without a rule get none.
+            L.append("    std::vector<const Tensor*> inputs;")
+            L.append("    node->in_offsets_.push_back(0);")
+            for a in tensor_args:
+                has = a.name in op.backward
+                if a.kind == "kTensorList":
+                    L.append(f"    for (const auto& t : {a.name}) inputs.push_back({'&t' if has else 'nullptr'});")
+                elif a.kind == "kOptionalTensor":
+                    L.append(f"    inputs.push_back({a.name} && {str(has).lower()} ? &*{a.name} : nullptr);")
+                else:
+                    L.append(f"    inputs.push_back({'&' + a.name if has else 'nullptr'});")
+                L.append("    node->in_offsets_.push_back(inputs.size());")
+            L.append("    std::vector<Tensor*> outputs;")
+            L.append("    node->out_offsets_.push_back(0);")
+            for o in op.outputs:
+                if o.is_list:
+                    L.append(f"    for (auto& t : {o.name}) outputs.push_back(&t);")
+                else:
+                    L.append(f"    outputs.push_back(&{o.name});")
+                L.append("    node->out_offsets_.push_back(outputs.size());")
+            L.append("    autograd::set_history(node, inputs, outputs);")
+            for k, o in enumerate(op.outputs):
+                if o.is_list and o in saved_outs:
+                    L.append(f"    for (size_t j = 0; j < {o.name}.size(); ++j) "
+                             f"node->{o.name}_.emplace_back({o.name}[j], static_cast<int>(node->out_offsets_[{k}] + j));")
+                elif o in saved_outs:
+                    L.append(f"    node->{o.name}_ = autograd::SavedTensor({o.name}, static_cast<int>(node->out_offsets_[{k}]));")
+        L.append("  }")
+    if len(op.outputs) == 1:
+        L.append(f"  return {op.outputs[0].name};")
+    else:
+        L.append(f"  return {{{', '.join(o.name for o in op.outputs)}}};")
+    L.append("}\n")
+    return "\n".join(L)
+
+
+def gen_call_op(ops):
+    """Tensor-level boxed dispatch: call_op(name, inputs, attrs)."""
+    L = ["namespace {\n",
+         "const Tensor& one(const ops::OpSchema& s, const TensorLists& in, size_t i) {",
+         "  SKIFF_ENFORCE(in[i].size() == 1, kInvalidArgument, s.name, str(\"input \", i),",
+         "                \"exactly one tensor\", str(in[i].size(), \" tensors\"));",
+         "  return in[i][0];", "}",
+         "std::optional<Tensor> maybe(const ops::OpSchema& s, const TensorLists& in, size_t i) {",
+         "  SKIFF_ENFORCE(in[i].size() <= 1, kInvalidArgument, s.name, str(\"input \", i),",
+         "                \"at most one tensor\", str(in[i].size(), \" tensors\"));",
+         "  return in[i].empty() ? std::nullopt : std::optional<Tensor>(in[i][0]);", "}",
+         "using Attrs = std::map<std::string, ops::AttrValue>;",
+         "using CallFn = TensorLists (*)(const ops::OpSchema&, const TensorLists&, const Attrs&);\n"]
+    for op in ops:
+        L.append(f"TensorLists call_{op.name}(const ops::OpSchema& s, const TensorLists& in, const Attrs& attrs) {{")
+        L.append("  (void)s; (void)in; (void)attrs;")
+        n = sum(1 for a in op.args if a.is_tensor)
+        L.append(f"  SKIFF_ENFORCE(in.size() == {n}, kInvalidArgument, s.name, \"inputs\",")
+        L.append(f"                str({n}, \" tensor arguments (\", s.signature, \")\"), in.size());")
+        call, ti = [], 0
+        for i, a in enumerate(op.args):
+            if a.kind == "kTensor":
+                call.append(f"one(s, in, {ti})")
+                ti += 1
+            elif a.kind == "kTensorList":
+                call.append(f"in[{ti}]")
+                ti += 1
+            elif a.kind == "kOptionalTensor":
+                call.append(f"maybe(s, in, {ti})")
+                ti += 1
+            else:
+                conv = f"ops::boxed_attr<{VALUE_TYPE[a.kind]}>(s, attrs, {i})"
+                if a.kind == "kFloat":
+                    conv = f"static_cast<float>({conv})"
+                call.append(conv)
+        res = f"{op.name}({', '.join(call)})"
+        if len(op.outputs) == 1:
+            o = op.outputs[0]
+            L.append(f"  return TensorLists{{{res if o.is_list else '{' + res + '}'}}};")
+        else:
+            L.append(f"  auto r = {res};")
+            items = [f"std::get<{j}>(r)" if o.is_list else f"{{std::get<{j}>(r)}}"
+                     for j, o in enumerate(op.outputs)]
+            L.append(f"  return TensorLists{{{', '.join(items)}}};")
+        L.append("}\n")
+    L.append("constexpr CallFn kCallTable[] = {")
+    for op in ops:
+        L.append(f"    &call_{op.name},")
+    L.append("};\n")
+    L.append("}  // namespace\n")
+    L.append("TensorLists call_op(std::string_view name, const TensorLists& inputs, const Attrs& attrs) {")
+    L.append("  const ops::OpSchema& s = ops::op_schema(name);")
+    L.append("  ops::check_attr_names(s, attrs);")
+    L.append("  return kCallTable[s.id](s, inputs, attrs);")
+    L.append("}\n")
+    return "\n".join(L)
+
+
 def gen_api_cc(ops):
-    out = [HEADER, "#include \"skiff/ops/generated/api.h\"\n", "#include \"skiff/ops/generated/dense_api.h\"\n",
+    out = [HEADER, "#include \"skiff/ops/generated/api.h\"\n",
+           "#include \"skiff/ops/boxed.h\"",
+           "#include \"skiff/runtime/eager/call_op.h\"",
+           "#include \"skiff/ops/generated/dense_api.h\"",
+           "#include \"skiff/ops/grad/vjp_helpers.h\"",
+           "#include \"skiff/runtime/eager/grad_node.h\"",
+           "#include \"skiff/runtime/eager/saved_tensor.h\"\n",
            "namespace skiff {\n", "namespace {",
            "std::vector<DenseTensor> unwrap(const std::vector<Tensor>& ts) {",
            "  std::vector<DenseTensor> r;", "  r.reserve(ts.size());",
            "  for (const auto& t : ts) r.push_back(t.dense());", "  return r;", "}",
            "std::vector<Tensor> wrap(std::vector<DenseTensor> ds) {",
            "  std::vector<Tensor> r;", "  r.reserve(ds.size());",
-           "  for (auto& d : ds) r.emplace_back(std::move(d));", "  return r;", "}",
-           "}  // namespace\n"]
+           "  for (auto& d : ds) r.emplace_back(std::move(d));", "  return r;", "}\n"]
     for op in ops:
-        ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
-        out.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)}) {{")
-        call = []
-        for a in op.args:
-            if a.kind == "kTensor":
-                call.append(f"{a.name}.dense()")
-            elif a.kind == "kTensorList":
-                call.append(f"unwrap({a.name})")
-            elif a.kind == "kOptionalTensor":
-                call.append(f"({a.name} ? &{a.name}->dense() : nullptr)")
-            else:
-                call.append(a.name)
-        res = f"ops::dense::{op.name}({', '.join(call)})"
-        if len(op.outputs) == 1:
-            o = op.outputs[0]
-            out.append(f"  return {'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
-        else:
-            out.append(f"  auto r = {res};")
-            items = [f"wrap(std::move(std::get<{j}>(r)))" if o.is_list else f"Tensor(std::move(std::get<{j}>(r)))"
-                     for j, o in enumerate(op.outputs)]
-            out.append(f"  return {{{', '.join(items)}}};")
-        out.append("}\n")
+        if op.differentiable and op.backward:
+            out.append(gen_grad_node(op))
+    out.append("}  // namespace\n")
+    for op in ops:
+        out.append(gen_api_fn(op))
+    out.append(gen_call_op(ops))
     out.append("}  // namespace skiff\n")
     return "\n".join(out)
 

@@ -1,20 +1,13 @@
 // Tensor: the cheap, copyable handle users and the op API pass around. It points to a
-// TensorImpl (dense now; distributed and symbolic later) and carries the autograd metadata slot
-// that the eager engine fills; copies of a handle share both.
+// TensorImpl (dense now; distributed and symbolic later), which also holds the autograd state
+// the eager engine fills; copies of a handle share both.
 #pragma once
 
 #include <memory>
-#include <string>
 
 #include "skiff/core/dense_tensor.h"
 
 namespace skiff {
-
-/// Implemented by the autograd engine (runtime layer); core only holds the pointer.
-class AutogradMetaBase {
- public:
-  virtual ~AutogradMetaBase() = default;
-};
 
 class Tensor {
  public:
@@ -39,14 +32,10 @@ class Tensor {
   const DenseTensor& dense() const;
   DenseTensor& mutable_dense();
 
-  AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
-  const std::shared_ptr<AutogradMetaBase>& autograd_meta_ptr() const { return autograd_meta_; }
-  void set_autograd_meta(std::shared_ptr<AutogradMetaBase> meta) {
-    autograd_meta_ = std::move(meta);
+  AutogradMetaBase* autograd_meta() const { return impl_ ? impl_->autograd_meta() : nullptr; }
+  void set_autograd_meta(std::shared_ptr<AutogradMetaBase> meta) const {
+    impl_->set_autograd_meta(std::move(meta));
   }
-
-  const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
 
   /// Element access for tests and small host-side logic (CPU dense tensors only).
   template <typename T>
@@ -54,8 +43,6 @@ class Tensor {
 
  private:
   std::shared_ptr<TensorImpl> impl_;
-  std::shared_ptr<AutogradMetaBase> autograd_meta_;
-  std::string name_;
 };
 
 }  // namespace skiff

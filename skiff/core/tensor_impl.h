@@ -3,6 +3,8 @@
 // IR value while a function is captured. The op API dispatches on kind().
 #pragma once
 
+#include <memory>
+
 #include "skiff/core/dims.h"
 #include "skiff/core/dtype.h"
 #include "skiff/core/place.h"
@@ -11,13 +13,31 @@ namespace skiff {
 
 enum class TensorKind : uint8_t { kDense, kDist, kSymbolic };
 
+/// Implemented by the autograd engine (runtime layer); core only holds the pointer.
+class AutogradMetaBase {
+ public:
+  virtual ~AutogradMetaBase() = default;
+};
+
 class TensorImpl {
  public:
+  TensorImpl() = default;
+  // A copy is a new tensor: it shares data, never autograd state.
+  TensorImpl(const TensorImpl&) {}
+  TensorImpl& operator=(const TensorImpl&) { return *this; }
   virtual ~TensorImpl() = default;
   virtual TensorKind kind() const = 0;
   virtual DType dtype() const = 0;
   virtual const Dims& dims() const = 0;
   virtual Place place() const = 0;
+
+  AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::shared_ptr<AutogradMetaBase> meta) {
+    autograd_meta_ = std::move(meta);
+  }
+
+ private:
+  std::shared_ptr<AutogradMetaBase> autograd_meta_;
 };
 
 /// Metadata that infer-meta computes: enough to describe a tensor in eager mode and in the IR.

@@ -17,14 +17,18 @@ const std::string& tensor_arg_name(const OpSchema& s, size_t index) {
 }
 }  // namespace
 
-BoxedOutputs call_boxed(OpId id, const BoxedInputs& inputs) {
-  const OpSchema& s = op_schema(id);
-  for (const auto& [name, value] : inputs.attrs) {
+void check_attr_names(const OpSchema& s, const std::map<std::string, AttrValue>& attrs) {
+  for (const auto& [name, value] : attrs) {
     bool known = false;
     for (const ArgSchema& a : s.args) known |= !is_tensor_kind(a.kind) && a.name == name;
     SKIFF_ENFORCE(known, kInvalidArgument, s.name, name, "a known attribute of " + s.signature,
                   "an unknown attribute");
   }
+}
+
+BoxedOutputs call_boxed(OpId id, const BoxedInputs& inputs) {
+  const OpSchema& s = op_schema(id);
+  check_attr_names(s, inputs.attrs);
   return boxed_fn(id)(s, inputs);
 }
 
@@ -38,21 +42,18 @@ void boxed_check_arity(const OpSchema& s, const BoxedInputs& in, size_t num_tens
 }
 
 const DenseTensor& boxed_tensor(const OpSchema& s, const BoxedInputs& in, size_t index) {
-  boxed_check_arity(s, in, std::max(in.tensors.size(), index + 1));
   const auto& list = in.tensors[index];
   SKIFF_ENFORCE(list.size() == 1, kInvalidArgument, s.name, tensor_arg_name(s, index),
                 "exactly one tensor", str(list.size(), " tensors"));
   return list[0];
 }
 
-const std::vector<DenseTensor>& boxed_tensor_list(const OpSchema& s, const BoxedInputs& in,
+const std::vector<DenseTensor>& boxed_tensor_list(const OpSchema&, const BoxedInputs& in,
                                                   size_t index) {
-  boxed_check_arity(s, in, std::max(in.tensors.size(), index + 1));
   return in.tensors[index];
 }
 
 const DenseTensor* boxed_optional_tensor(const OpSchema& s, const BoxedInputs& in, size_t index) {
-  boxed_check_arity(s, in, std::max(in.tensors.size(), index + 1));
   const auto& list = in.tensors[index];
   SKIFF_ENFORCE(list.size() <= 1, kInvalidArgument, s.name, tensor_arg_name(s, index),
                 "at most one tensor", str(list.size(), " tensors"));
@@ -60,11 +61,11 @@ const DenseTensor* boxed_optional_tensor(const OpSchema& s, const BoxedInputs& i
 }
 
 template <typename T>
-T boxed_attr(const OpSchema& s, const BoxedInputs& in, size_t arg_index) {
+T boxed_attr(const OpSchema& s, const std::map<std::string, AttrValue>& attrs, size_t arg_index) {
   const ArgSchema& a = s.args[arg_index];
-  auto it = in.attrs.find(a.name);
+  auto it = attrs.find(a.name);
   const AttrValue* v = nullptr;
-  if (it != in.attrs.end()) {
+  if (it != attrs.end()) {
     v = &it->second;
   } else {
     SKIFF_ENFORCE(a.default_value.has_value(), kInvalidArgument, s.name, a.name,
@@ -90,16 +91,17 @@ T boxed_attr(const OpSchema& s, const BoxedInputs& in, size_t arg_index) {
               attr_to_string(*v));
 }
 
-template bool boxed_attr<bool>(const OpSchema&, const BoxedInputs&, size_t);
-template int64_t boxed_attr<int64_t>(const OpSchema&, const BoxedInputs&, size_t);
-template double boxed_attr<double>(const OpSchema&, const BoxedInputs&, size_t);
-template std::string boxed_attr<std::string>(const OpSchema&, const BoxedInputs&, size_t);
-template std::vector<int64_t> boxed_attr<std::vector<int64_t>>(const OpSchema&, const BoxedInputs&,
-                                                               size_t);
-template std::vector<double> boxed_attr<std::vector<double>>(const OpSchema&, const BoxedInputs&,
-                                                             size_t);
-template Scalar boxed_attr<Scalar>(const OpSchema&, const BoxedInputs&, size_t);
-template DType boxed_attr<DType>(const OpSchema&, const BoxedInputs&, size_t);
-template Place boxed_attr<Place>(const OpSchema&, const BoxedInputs&, size_t);
+#define SKIFF_INSTANTIATE_BOXED_ATTR(T) \
+  template T boxed_attr<T>(const OpSchema&, const std::map<std::string, AttrValue>&, size_t);
+SKIFF_INSTANTIATE_BOXED_ATTR(bool)
+SKIFF_INSTANTIATE_BOXED_ATTR(int64_t)
+SKIFF_INSTANTIATE_BOXED_ATTR(double)
+SKIFF_INSTANTIATE_BOXED_ATTR(std::string)
+SKIFF_INSTANTIATE_BOXED_ATTR(std::vector<int64_t>)
+SKIFF_INSTANTIATE_BOXED_ATTR(std::vector<double>)
+SKIFF_INSTANTIATE_BOXED_ATTR(Scalar)
+SKIFF_INSTANTIATE_BOXED_ATTR(DType)
+SKIFF_INSTANTIATE_BOXED_ATTR(Place)
+#undef SKIFF_INSTANTIATE_BOXED_ATTR
 
 }  // namespace skiff::ops

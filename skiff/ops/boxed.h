@@ -21,7 +21,10 @@ const DenseTensor& boxed_tensor(const OpSchema& s, const BoxedInputs& in, size_t
 const std::vector<DenseTensor>& boxed_tensor_list(const OpSchema& s, const BoxedInputs& in,
                                                   size_t index);
 const DenseTensor* boxed_optional_tensor(const OpSchema& s, const BoxedInputs& in, size_t index);
+/// The attribute for argument `arg_index` from `attrs`, or the record's default.
 template <typename T>
-T boxed_attr(const OpSchema& s, const BoxedInputs& in, size_t arg_index);
+T boxed_attr(const OpSchema& s, const std::map<std::string, AttrValue>& attrs, size_t arg_index);
+/// Rejects attribute names the op does not have.
+void check_attr_names(const OpSchema& s, const std::map<std::string, AttrValue>& attrs);
 
 }  // namespace skiff::ops

@@ -64,6 +64,8 @@ struct OpSchema {
   bool differentiable = true;
   bool is_view = false;
   bool is_random = false;
+  /// Tensor arguments that have a VJP rule (gradients flow into them).
+  std::vector<std::string> grad_inputs;
   /// The record's text form, e.g. "matmul(Tensor x, Tensor y, bool transpose_x = false, ...)".
   std::string signature;
 };

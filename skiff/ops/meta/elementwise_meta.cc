@@ -58,4 +58,12 @@ void cast_meta(std::string_view op, const TensorMeta& x, DType dtype, TensorMeta
   *out = {dtype, x.dims};
 }
 
+void reduce_as_meta(std::string_view op, const TensorMeta& x, const TensorMeta& target,
+                    TensorMeta* out) {
+  const Dims b = broadcast_dims(op, x.dims, target.dims);
+  SKIFF_ENFORCE(b == x.dims, kInvalidArgument, op, "target",
+                str("a shape that broadcasts to x's ", x.dims), target.dims);
+  *out = {x.dtype, target.dims};
+}
+
 }  // namespace skiff::ops::meta

@@ -29,4 +29,8 @@ void binary_float_meta(std::string_view op, const TensorMeta& x, const TensorMet
 /// Cast: x's dims with `dtype`.
 void cast_meta(std::string_view op, const TensorMeta& x, DType dtype, TensorMeta* out);
 
+/// reduce_as: x summed over the dims where `target` broadcasts to x; target's dims, x's dtype.
+void reduce_as_meta(std::string_view op, const TensorMeta& x, const TensorMeta& target,
+                    TensorMeta* out);
+
 }  // namespace skiff::ops::meta

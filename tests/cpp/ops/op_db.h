@@ -41,6 +41,9 @@ struct OpInfo {
   std::optional<std::vector<int>> compared_outputs;
   /// Skip the strided-input variant (ops whose kernels are given views on purpose).
   bool skip_noncontiguous = false;
+  /// Finite-difference checks of the VJP rule (float64), first and second order.
+  bool check_grad = true;
+  bool check_gradgrad = true;
 };
 
 class OpDb {
