@@ -47,6 +47,7 @@ TEST(PlaceTest, Parse) {
   EXPECT_EQ(Place::parse("gpu"), Place::cuda(0));
   EXPECT_EQ(Place::parse("gpu:1"), Place::cuda(1));
   EXPECT_EQ(Place::parse("cuda:2"), Place::cuda(2));
+  EXPECT_EQ(Place::parse("gpu:32767"), Place::cuda(32767));
   register_custom_device_type("npu");
   EXPECT_EQ(Place::parse("npu:3"), Place::custom("npu", 3));
   for (const Place& p : {Place::cpu(), Place::cuda(0), Place::cuda(5), Place::custom("npu", 4)}) {
@@ -55,7 +56,9 @@ TEST(PlaceTest, Parse) {
 }
 
 TEST(PlaceTest, ParseErrorsNameTheArgument) {
-  for (const char* bad : {"gpu:x", "gpu:-1", "gpu:", "gpu:1:2", "cpu:0x"}) {
+  // gpu:65536 used to wrap around to gpu:0.
+  for (const char* bad :
+       {"gpu:x", "gpu:-1", "gpu:", "gpu:1:2", "cpu:0x", "gpu:65536", "gpu:32768"}) {
     const std::string msg = error_of([&] { Place::parse(bad); });
     EXPECT_HAS(msg, "Place");
     EXPECT_HAS(msg, "argument 'device'");
