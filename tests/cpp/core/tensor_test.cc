@@ -44,8 +44,6 @@ TEST(TensorTest, HandleForwardsToTheBody) {
   Tensor copy2 = t;
   EXPECT_EQ(copy2.autograd_meta(), t.autograd_meta());
   EXPECT_EQ(static_cast<Meta*>(copy2.autograd_meta())->tag, 7);
-  t.set_name("w");
-  EXPECT_EQ(t.name(), "w");
   copy.mutable_dense().data<int64_t>()[0] = 42;
   EXPECT_EQ(t.dense().data<int64_t>()[0], 42);
   EXPECT_FALSE(Tensor().defined());
