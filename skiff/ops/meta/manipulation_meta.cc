@@ -1,0 +1,5 @@
+#include "skiff/ops/meta/manipulation_meta.h"
+
+#include "skiff/base/error.h"
+
+namespace skiff::ops::meta {}  // namespace skiff::ops::meta
