@@ -60,7 +60,15 @@ void DenseTensor::copy_from(const DenseTensor& src) {
     strided_copy(src, *this);
     return;
   }
-  // Across devices the bytes move contiguously; strided layouts are resolved on one side.
+  // Across devices the bytes move contiguously; strided layouts are resolved on the CPU side.
+  // A strided layout on a device would need a device copy kernel: without this check
+  // contiguous() and copy_from recursed without end.
+  SKIFF_ENFORCE(src_place.is_cpu() || src.is_contiguous(), kUnimplemented, "copy", "src",
+                str("a contiguous tensor (no strided copy kernel on ", src_place, " yet)"),
+                str("strides ", src.strides(), " for dims ", src.dims()));
+  SKIFF_ENFORCE(dst_place.is_cpu() || is_contiguous(), kUnimplemented, "copy", "dst",
+                str("a contiguous tensor (no strided copy kernel on ", dst_place, " yet)"),
+                str("strides ", strides_, " for dims ", dims_));
   DenseTensor src_c = src.contiguous();
   if (is_contiguous()) {
     copy_bytes(raw_data(), dst_place, src_c.raw_data(), src_place, src_c.nbytes());

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace skiff {
 
@@ -48,6 +50,38 @@ inline uint16_t float_to_half_bits(float f) {
   return static_cast<uint16_t>(sign | (x >> 13));
 }
 
+// Note [Rounding once from double and int64]
+// Going double -> float -> 16 bits rounds twice: a double a hair above a 16-bit midpoint can
+// land on the midpoint in float and then tie the wrong way. Narrowing to float with
+// round-to-odd (truncate toward zero, set the last bit when inexact) instead keeps a sticky
+// bit, and float has more than 2 * 11 + 1 bits, so the final round-to-nearest-even equals a
+// single rounding. 64-bit integers first narrow to 53 bits the same way.
+inline float double_to_float_round_odd(double d) {
+  const float f = static_cast<float>(d);
+  if (std::isnan(d) || static_cast<double>(f) == d) return f;
+  uint32_t b = std::bit_cast<uint32_t>(f);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) --b;  // step back toward zero
+  return std::bit_cast<float>(b | 1u);
+}
+
+template <typename I>
+double integer_to_double_round_odd(I v) {
+  if constexpr (sizeof(I) < 8) {
+    return static_cast<double>(v);  // exact
+  } else {
+    bool neg = false;
+    if constexpr (std::is_signed_v<I>) neg = v < 0;
+    uint64_t u = neg ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    const int drop = std::bit_width(u) - 53;
+    if (drop > 0) {
+      const uint64_t low = u & ((uint64_t{1} << drop) - 1);
+      u = (u >> drop << drop) | (low ? uint64_t{1} << drop : 0);
+    }
+    const auto m = static_cast<double>(u);  // 53 significant bits: exact
+    return neg ? -m : m;
+  }
+}
+
 inline float bfloat16_bits_to_float(uint16_t b) {
   return std::bit_cast<float>(static_cast<uint32_t>(b) << 16);
 }
@@ -73,10 +107,12 @@ struct float16 {
     return h;
   }
   explicit float16(float f) : bits(detail::float_to_half_bits(f)) {}
-  explicit float16(double d) : float16(static_cast<float>(d)) {}
+  /// Rounds once (see Note [Rounding once from double and int64]).
+  explicit float16(double d)
+      : bits(detail::float_to_half_bits(detail::double_to_float_round_odd(d))) {}
   template <typename I>
   requires std::is_integral_v<I>
-  explicit float16(I v) : float16(static_cast<float>(v)) {}
+  explicit float16(I v) : float16(detail::integer_to_double_round_odd(v)) {}
   operator float() const { return detail::half_bits_to_float(bits); }
 };
 
@@ -90,10 +126,12 @@ struct bfloat16 {
     return h;
   }
   explicit bfloat16(float f) : bits(detail::float_to_bfloat16_bits(f)) {}
-  explicit bfloat16(double d) : bfloat16(static_cast<float>(d)) {}
+  /// Rounds once (see Note [Rounding once from double and int64]).
+  explicit bfloat16(double d)
+      : bits(detail::float_to_bfloat16_bits(detail::double_to_float_round_odd(d))) {}
   template <typename I>
   requires std::is_integral_v<I>
-  explicit bfloat16(I v) : bfloat16(static_cast<float>(v)) {}
+  explicit bfloat16(I v) : bfloat16(detail::integer_to_double_round_odd(v)) {}
   operator float() const { return detail::bfloat16_bits_to_float(bits); }
 };
 

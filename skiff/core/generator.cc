@@ -65,6 +65,7 @@ struct GeneratorTable {
   std::mutex mu;
   // Keyed by the place's text form: deterministic order, one entry per device.
   std::map<std::string, std::unique_ptr<Generator>> generators;
+  uint64_t seed = 0;  // of manual_seed_all, for generators created afterwards
 };
 GeneratorTable& generator_table() {
   static GeneratorTable table;
@@ -76,7 +77,7 @@ Generator& default_generator(const Place& place) {
   auto& t = generator_table();
   std::lock_guard<std::mutex> lock(t.mu);
   auto& g = t.generators[place.to_string()];
-  if (!g) g = std::make_unique<Generator>(0);
+  if (!g) g = std::make_unique<Generator>(t.seed);
   return *g;
 }
 
@@ -84,6 +85,7 @@ void manual_seed_all(uint64_t seed) {
   default_generator(Place::cpu());  // make sure the CPU generator exists
   auto& t = generator_table();
   std::lock_guard<std::mutex> lock(t.mu);
+  t.seed = seed;
   for (auto& [name, g] : t.generators) g->manual_seed(seed);
 }
 

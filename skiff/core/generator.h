@@ -44,9 +44,10 @@ class Generator {
   uint64_t offset_ = 0;
 };
 
-/// The default generator of a device (created with seed 0 on first use).
+/// The default generator of a device, created on first use with the seed of the last
+/// manual_seed_all (0 if none).
 Generator& default_generator(const Place& place);
-/// Seeds the default generators of every device (paddle.seed).
+/// Seeds the default generators of every device, including those first used later (paddle.seed).
 void manual_seed_all(uint64_t seed);
 
 }  // namespace skiff

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <limits>
 #include <mutex>
 
 #include "skiff/base/error.h"
@@ -67,8 +68,10 @@ Place Place::parse(std::string_view text) {
     type = text.substr(0, colon);
     auto digits = text.substr(colon + 1);
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-    SKIFF_ENFORCE(ec == std::errc() && ptr == digits.data() + digits.size() && index >= 0,
-                  kInvalidArgument, "Place", "device", "'type:index' with index >= 0",
+    // The index is stored in 16 bits: a larger one would silently wrap to another device.
+    SKIFF_ENFORCE(ec == std::errc() && ptr == digits.data() + digits.size() && index >= 0 &&
+                      index <= std::numeric_limits<int16_t>::max(),
+                  kInvalidArgument, "Place", "device", "'type:index' with 0 <= index <= 32767",
                   str("'", text, "'"));
   }
   if (type == "cpu") return cpu();

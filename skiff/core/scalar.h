@@ -37,7 +37,7 @@ class Scalar {
     if constexpr (std::is_same_v<T, bool>)
       return i_ != 0;
     else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>)
-      return T(static_cast<float>(i_));
+      return T(i_);
     else
       return static_cast<T>(i_);
   }

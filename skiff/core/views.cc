@@ -42,6 +42,8 @@ Dims infer_reshape_dims(const Dims& in, std::span<const int64_t> shape, const ch
 }
 
 std::optional<DenseTensor> try_view_reshape(const DenseTensor& x, const Dims& shape) {
+  SKIFF_ENFORCE(shape.numel() == x.numel(), kInvalidArgument, "reshape", "shape",
+                str("a shape with ", x.numel(), " elements (input ", x.dims(), ")"), shape);
   if (x.is_contiguous() || x.numel() == 0) {
     return x.as_strided(shape, contiguous_strides(shape), x.offset());
   }
@@ -106,15 +108,19 @@ DenseTensor view_permute(const DenseTensor& x, std::span<const int64_t> perm) {
 }
 
 DenseTensor view_transpose(const DenseTensor& x, int64_t dim0, int64_t dim1) {
+  const int a0 = normalize_axis(dim0, x.rank(), "transpose", "dim0");
+  const int a1 = normalize_axis(dim1, x.rank(), "transpose", "dim1");
+  if (x.rank() == 0) return x;  // axes 0 and -1 of a 0-D tensor: nothing to swap
   std::vector<int64_t> perm(x.rank());
   for (int i = 0; i < x.rank(); ++i) perm[i] = i;
-  std::swap(perm[normalize_axis(dim0, x.rank(), "transpose", "dim0")],
-            perm[normalize_axis(dim1, x.rank(), "transpose", "dim1")]);
+  std::swap(perm[a0], perm[a1]);
   return view_permute(x, perm);
 }
 
 DenseTensor view_slice(const DenseTensor& x, int64_t axis, int64_t start, int64_t end,
                        int64_t step) {
+  SKIFF_ENFORCE(x.rank() > 0, kInvalidArgument, "slice", "x", "a tensor with at least 1 dim",
+                "a 0-D tensor");
   const int a = normalize_axis(axis, x.rank(), "slice", "axis");
   SKIFF_ENFORCE(step > 0, kInvalidArgument, "slice", "step", "a positive step", step);
   const int64_t n = x.dim(a);
@@ -174,6 +180,7 @@ DenseTensor view_expand(const DenseTensor& x, const Dims& shape) {
                     shape);
       want = in;
     }
+    SKIFF_ENFORCE(want >= 0, kInvalidArgument, "expand", "shape", "dims >= 0 or -1", shape);
     SKIFF_ENFORCE(in == want || in == 1, kInvalidArgument, "expand", "shape",
                   str("dims equal to the input's or expanding a size-1 dim (input ", x.dims(), ")"),
                   shape);

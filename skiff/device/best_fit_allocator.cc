@@ -1,6 +1,7 @@
 #include "skiff/device/best_fit_allocator.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "skiff/base/error.h"
 
@@ -71,6 +72,9 @@ void BestFitAllocator::split(Block* block, size_t size) {
 }
 
 void* BestFitAllocator::allocate(size_t nbytes) {
+  // Rounding up a size within kAlignment of SIZE_MAX would wrap around to a tiny block.
+  SKIFF_ENFORCE(nbytes <= SIZE_MAX - kAlignment, kOutOfMemory, "allocator", "nbytes",
+                str("a size the device could hold on ", place_), str(nbytes, " bytes requested"));
   const size_t size = round_up(nbytes);
   std::lock_guard<std::mutex> lock(mu_);
   Block* block = find_free_block(size);

@@ -1,6 +1,7 @@
 #include "skiff/device/device_manager.h"
 
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -106,9 +107,12 @@ std::vector<Place> all_places() {
 }  // namespace device
 
 Allocator* allocator_for(const Place& place) {
-  // The CPU allocator is looked up on every host allocation: cache it past the lock.
-  static Allocator* cpu = nullptr;
-  if (place.is_cpu() && cpu != nullptr) return cpu;
+  // The CPU allocator is looked up on every host allocation: cache it past the lock. Atomic
+  // because other threads read it while the first lookup writes it.
+  static std::atomic<Allocator*> cpu{nullptr};
+  if (place.is_cpu()) {
+    if (Allocator* a = cpu.load(std::memory_order_acquire)) return a;
+  }
   auto& r = device::registry();
   std::lock_guard<std::mutex> lock(r.mu);
   auto& slot = r.allocators[{device::slot_of(place), place.device_id()}];
@@ -117,7 +121,7 @@ Allocator* allocator_for(const Place& place) {
     const size_t chunk = static_cast<size_t>(flags::allocator_chunk_mb()) << 20;
     slot = std::make_unique<device::BestFitAllocator>(d, place, chunk);
   }
-  if (place.is_cpu()) cpu = slot.get();
+  if (place.is_cpu()) cpu.store(slot.get(), std::memory_order_release);
   return slot.get();
 }
 
