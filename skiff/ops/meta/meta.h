@@ -9,3 +9,4 @@
 #include "skiff/ops/meta/manipulation_meta.h"
 #include "skiff/ops/meta/nn_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"
+#include "skiff/ops/meta/unary_meta.h"
