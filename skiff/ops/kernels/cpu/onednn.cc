@@ -37,6 +37,10 @@ struct Entry {
   dnnl::primitive prim;
   dnnl::memory::desc src, wei, dst, scratch;
   size_t scratch_bytes = 0;
+  // Convolution: the user's plain weights are reordered into the layout the primitive chose.
+  bool reorder_weights = false;
+  dnnl::primitive weights_reorder;
+  dnnl::memory::desc user_wei;
 };
 
 /// Thread-safe LRU of primitives. Creation runs outside the lock; a racing duplicate is dropped.
@@ -204,19 +208,27 @@ bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
     const tag layout = g.nhwc ? tag::nhwc : tag::nchw;
     const dnnl::memory::desc src({g.n, g.c, g.h, g.w}, dt, layout);
     const dnnl::memory::desc dst({g.n, g.oc, g.oh, g.ow}, dt, layout);
-    const dnnl::memory::desc wei =
+    const dnnl::memory::desc user_wei =
         G == 1 ? dnnl::memory::desc({g.oc, g.c, g.kh, g.kw}, dt, tag::oihw)
                : dnnl::memory::desc({G, g.oc / G, g.c / G, g.kh, g.kw}, dt, tag::goihw);
+    // Weights in the layout the best implementation wants (NHWC needs blocked weights).
+    const dnnl::memory::desc any_wei(user_wei.dims(), dt, tag::any);
     try {
-      const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
-                                              dnnl::algorithm::convolution_direct, src, wei, dst,
-                                              {g.stride_h, g.stride_w}, {g.dil_h - 1, g.dil_w - 1},
-                                              {g.pad_top, g.pad_left}, {g.pad_bottom, g.pad_right});
+      const dnnl::convolution_forward::desc d(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any_wei,
+          dst, {g.stride_h, g.stride_w}, {g.dil_h - 1, g.dil_w - 1}, {g.pad_top, g.pad_left},
+          {g.pad_bottom, g.pad_right});
       const dnnl::convolution_forward::primitive_desc pd(d, base_attr(), engine());
       e.prim = dnnl::convolution_forward(pd);
       e.src = src;
-      e.wei = wei;
+      e.wei = pd.weights_desc();
       e.dst = dst;
+      e.user_wei = user_wei;
+      if (e.wei != user_wei) {
+        e.reorder_weights = true;
+        e.weights_reorder =
+            dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user_wei, engine(), e.wei));
+      }
       e.scratch = pd.scratchpad_desc();
       e.scratch_bytes = e.scratch.get_size();
       e.ok = true;
@@ -226,8 +238,18 @@ bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
     return e;
   });
   if (!entry->ok) return false;
+  void* weights = filter.raw_data();
+  DenseTensor reordered;
+  if (entry->reorder_weights) {
+    reordered =
+        DenseTensor::empty(Dims{static_cast<int64_t>(entry->wei.get_size())}, DType::kUInt8);
+    dnnl::memory from(entry->user_wei, engine(), filter.raw_data());
+    dnnl::memory to(entry->wei, engine(), reordered.raw_data());
+    entry->weights_reorder.execute(stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+    weights = reordered.raw_data();
+  }
   execute(*entry, {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), input.raw_data())},
-                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), filter.raw_data())},
+                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), weights)},
                    {DNNL_ARG_DST, dnnl::memory(entry->dst, engine(), out.raw_data())}});
   return true;
 }
