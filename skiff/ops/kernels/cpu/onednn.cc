@@ -105,12 +105,14 @@ dnnl::memory::data_type dnnl_type(DType d) {
 }
 
 // Strides oneDNN accepts for a [batch, rows, cols] operand: size-1 dims get dense strides.
-dnnl::memory::desc operand_desc(DType dtype, int64_t batch, int64_t rows, int64_t cols, int64_t bs,
-                                int64_t rs, int64_t cs) {
+// `flat`: a plain 2-D problem (batch 1), described in 2-D like a direct oneDNN user would.
+dnnl::memory::desc operand_desc(bool flat, DType dtype, int64_t batch, int64_t rows, int64_t cols,
+                                int64_t bs, int64_t rs, int64_t cs) {
   if (cols == 1) cs = rows == 1 ? 1 : (rs == 1 ? rows : 1);
   if (rows == 1) rs = cs == 1 ? cols : 1;
   if (rows == 1 && cols == 1) rs = cs = 1;
   if (batch == 1 || bs == 0) bs = rows * cols;
+  if (flat) return dnnl::memory::desc({rows, cols}, dnnl_type(dtype), {rs, cs});
   return dnnl::memory::desc({batch, rows, cols}, dnnl_type(dtype), {bs, rs, cs});
 }
 
@@ -136,8 +138,9 @@ dnnl::primitive_attr base_attr() {
 bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Operand& a,
           const Operand& b, void* c, float alpha, float beta) {
   const int64_t ab = a.batch_stride == 0 ? 1 : batch, bb = b.batch_stride == 0 ? 1 : batch;
-  const auto src = operand_desc(dtype, ab, m, k, a.batch_stride, a.row_stride, a.col_stride);
-  const auto wei = operand_desc(dtype, bb, k, n, b.batch_stride, b.row_stride, b.col_stride);
+  const bool flat = batch == 1;
+  const auto src = operand_desc(flat, dtype, ab, m, k, a.batch_stride, a.row_stride, a.col_stride);
+  const auto wei = operand_desc(flat, dtype, bb, k, n, b.batch_stride, b.row_stride, b.col_stride);
   // Key: everything the primitive depends on (the data pointers are execution arguments).
   Key key{0,
           static_cast<int64_t>(dtype),
@@ -149,15 +152,17 @@ bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Ope
           bb,
           src.data.format_desc.blocking.strides[0],
           src.data.format_desc.blocking.strides[1],
-          src.data.format_desc.blocking.strides[2],
+          flat ? -1 : src.data.format_desc.blocking.strides[2],
           wei.data.format_desc.blocking.strides[0],
           wei.data.format_desc.blocking.strides[1],
-          wei.data.format_desc.blocking.strides[2],
+          flat ? -1 : wei.data.format_desc.blocking.strides[2],
           float_bits(alpha),
           float_bits(beta)};
   auto entry = cache().get(key, [&] {
     Entry e;
-    const dnnl::memory::desc dst({batch, m, n}, dnnl_type(dtype), {m * n, n, 1});
+    const dnnl::memory::desc dst =
+        flat ? dnnl::memory::desc({m, n}, dnnl_type(dtype), {n, 1})
+             : dnnl::memory::desc({batch, m, n}, dnnl_type(dtype), {m * n, n, 1});
     dnnl::primitive_attr attr = base_attr();
     if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
     if (beta != 0.0f) {
