@@ -3,6 +3,7 @@
 // computing in float (double for float64), parallel over output rows.
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "skiff/core/parallel.h"
 #include "skiff/ops/generated/dense_api.h"
@@ -92,46 +93,45 @@ void pool2d_cpu(const KernelContext& ctx, const Pool2dArgs& a) {
   const DenseTensor x = a.x.contiguous();
   const T* in = static_cast<const T*>(x.raw_data());
   T* op = out.data<T>();
-  const Strides4 si = layout_strides(g.nhwc, g.c, g.h, g.w);
-  const Strides4 so = layout_strides(g.nhwc, g.c, g.oh, g.ow);
   const bool is_max = a.pooling_type == "max";
   const bool exclusive = a.exclusive || a.adaptive;
   using C = compute_t<T>;
-  // One task per (n, oh) output row; channels innermost so NHWC reads stay contiguous.
-  const int64_t rows = g.n * g.oh;
-  const int64_t grain =
-      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.ow * g.c * g.kh * g.kw, 1));
-  parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
-    cpu::run_best_isa([&] {
-      for (int64_t r = b; r < e; ++r) {
-        const int64_t n = r / g.oh, oh = r % g.oh;
-        int64_t h0, h1;
-        if (a.adaptive) {
-          h0 = oh * g.h / g.oh;
-          h1 = ((oh + 1) * g.h + g.oh - 1) / g.oh;
-        } else {
-          h0 = oh * g.stride_h - g.pad_top;
-          h1 = std::min(h0 + g.kh, g.h);
-          h0 = std::max<int64_t>(h0, 0);
-        }
-        for (int64_t ow = 0; ow < g.ow; ++ow) {
-          int64_t w0, w1;
-          if (a.adaptive) {
-            w0 = ow * g.w / g.ow;
-            w1 = ((ow + 1) * g.w + g.ow - 1) / g.ow;
-          } else {
-            w0 = ow * g.stride_w - g.pad_left;
-            w1 = std::min(w0 + g.kw, g.w);
-            w0 = std::max<int64_t>(w0, 0);
-          }
-          const int64_t count = exclusive ? (h1 - h0) * (w1 - w0) : g.kh * g.kw;
-          const C scale = count > 0 ? C(1) / static_cast<C>(count) : C(0);
-          for (int64_t c = 0; c < g.c; ++c) {
-            const T* base = in + n * si.n + c * si.c;
-            C acc = is_max ? -std::numeric_limits<C>::infinity() : C(0);
+  // Window [begin, end) of output index o along a dim of input size `in` (clipped to it).
+  auto window = [&](int64_t o, int64_t size, int64_t out_size, int64_t k, int64_t stride,
+                    int64_t pad, int64_t* b, int64_t* e) {
+    if (a.adaptive) {
+      *b = o * size / out_size;
+      *e = ((o + 1) * size + out_size - 1) / out_size;
+    } else {
+      *b = std::max<int64_t>(o * stride - pad, 0);
+      *e = std::min(o * stride - pad + k, size);
+    }
+  };
+  auto divisor = [&](int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+    const int64_t count = exclusive ? (h1 - h0) * (w1 - w0) : g.kh * g.kw;
+    return count > 0 ? C(1) / static_cast<C>(count) : C(0);
+  };
+  const C init = is_max ? -std::numeric_limits<C>::infinity() : C(0);
+  if (!g.nhwc) {
+    // One task per (n, c, oh) output row; the window walks contiguous input rows.
+    const int64_t rows = g.n * g.c * g.oh;
+    const int64_t grain =
+        std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.ow * g.kh * g.kw, 1));
+    parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
+      cpu::run_best_isa([&] {
+        for (int64_t r = b; r < e; ++r) {
+          const int64_t oh = r % g.oh, plane = r / g.oh;
+          const T* base = in + plane * g.h * g.w;
+          T* orow = op + plane * g.oh * g.ow + oh * g.ow;
+          int64_t h0, h1;
+          window(oh, g.h, g.oh, g.kh, g.stride_h, g.pad_top, &h0, &h1);
+          for (int64_t ow = 0; ow < g.ow; ++ow) {
+            int64_t w0, w1;
+            window(ow, g.w, g.ow, g.kw, g.stride_w, g.pad_left, &w0, &w1);
+            C acc = init;
             for (int64_t h = h0; h < h1; ++h) {
               for (int64_t w = w0; w < w1; ++w) {
-                const C v = static_cast<C>(base[h * si.h + w * si.w]);
+                const C v = static_cast<C>(base[h * g.w + w]);
                 if (is_max) {
                   acc = (v > acc || v != v) ? v : acc;  // NaN propagates
                 } else {
@@ -139,9 +139,45 @@ void pool2d_cpu(const KernelContext& ctx, const Pool2dArgs& a) {
                 }
               }
             }
-            op[n * so.n + c * so.c + oh * so.h + ow * so.w] =
-                static_cast<T>(is_max ? acc : acc * scale);
+            orow[ow] = static_cast<T>(is_max ? acc : acc * divisor(h0, h1, w0, w1));
           }
+        }
+      });
+    });
+    return;
+  }
+  // NHWC: one task per (n, oh); channels are the contiguous, vectorized inner loop.
+  const int64_t rows = g.n * g.oh;
+  const int64_t grain =
+      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.ow * g.c * g.kh * g.kw, 1));
+  parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<C> acc(static_cast<size_t>(g.c));
+    cpu::run_best_isa([&] {
+      for (int64_t r = b; r < e; ++r) {
+        const int64_t n = r / g.oh, oh = r % g.oh;
+        int64_t h0, h1;
+        window(oh, g.h, g.oh, g.kh, g.stride_h, g.pad_top, &h0, &h1);
+        for (int64_t ow = 0; ow < g.ow; ++ow) {
+          int64_t w0, w1;
+          window(ow, g.w, g.ow, g.kw, g.stride_w, g.pad_left, &w0, &w1);
+          std::fill(acc.begin(), acc.end(), init);
+          C* ac = acc.data();
+          for (int64_t h = h0; h < h1; ++h) {
+            for (int64_t w = w0; w < w1; ++w) {
+              const T* px = in + ((n * g.h + h) * g.w + w) * g.c;
+              if (is_max) {
+                for (int64_t c = 0; c < g.c; ++c) {
+                  const C v = static_cast<C>(px[c]);
+                  ac[c] = (v > ac[c] || v != v) ? v : ac[c];
+                }
+              } else {
+                for (int64_t c = 0; c < g.c; ++c) ac[c] += static_cast<C>(px[c]);
+              }
+            }
+          }
+          T* po = op + ((n * g.oh + oh) * g.ow + ow) * g.c;
+          const C scale = is_max ? C(1) : divisor(h0, h1, w0, w1);
+          for (int64_t c = 0; c < g.c; ++c) po[c] = static_cast<T>(ac[c] * scale);
         }
       }
     });

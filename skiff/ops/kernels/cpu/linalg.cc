@@ -51,28 +51,30 @@ void gemm_f64(int64_t m, int64_t n, int64_t k, const double* a, int64_t ars, int
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * k, 1));
   parallel_for(0, (m + kRowBlock - 1) / kRowBlock, grain, [&](int64_t rb, int64_t re) {
     std::vector<double> acc(static_cast<size_t>(kRowBlock * n));
-    for (int64_t blk = rb; blk < re; ++blk) {
-      const int64_t i0 = blk * kRowBlock, i1 = std::min(m, i0 + kRowBlock);
-      std::fill(acc.begin(), acc.end(), 0.0);
-      for (int64_t p0 = 0; p0 < k; p0 += kDepthBlock) {
-        const int64_t p1 = std::min(k, p0 + kDepthBlock);
+    cpu::run_best_isa([&] {
+      for (int64_t blk = rb; blk < re; ++blk) {
+        const int64_t i0 = blk * kRowBlock, i1 = std::min(m, i0 + kRowBlock);
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int64_t p0 = 0; p0 < k; p0 += kDepthBlock) {
+          const int64_t p1 = std::min(k, p0 + kDepthBlock);
+          for (int64_t i = i0; i < i1; ++i) {
+            double* ci = acc.data() + (i - i0) * n;
+            for (int64_t p = p0; p < p1; ++p) {
+              const double av = a[i * ars + p * acs];
+              const double* bpp = bp.data() + p * n;
+              for (int64_t j = 0; j < n; ++j) ci[j] += av * bpp[j];
+            }
+          }
+        }
         for (int64_t i = i0; i < i1; ++i) {
-          double* ci = acc.data() + (i - i0) * n;
-          for (int64_t p = p0; p < p1; ++p) {
-            const double av = a[i * ars + p * acs];
-            const double* bpp = bp.data() + p * n;
-            for (int64_t j = 0; j < n; ++j) ci[j] += av * bpp[j];
+          const double* ci = acc.data() + (i - i0) * n;
+          double* co = c + i * n;
+          for (int64_t j = 0; j < n; ++j) {
+            co[j] = beta == 0.0 ? alpha * ci[j] : alpha * ci[j] + beta * co[j];
           }
         }
       }
-      for (int64_t i = i0; i < i1; ++i) {
-        const double* ci = acc.data() + (i - i0) * n;
-        double* co = c + i * n;
-        for (int64_t j = 0; j < n; ++j) {
-          co[j] = beta == 0.0 ? alpha * ci[j] : alpha * ci[j] + beta * co[j];
-        }
-      }
-    }
+    });
   });
 }
 
