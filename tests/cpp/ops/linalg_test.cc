@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
+#include <vector>
 
 #include "op_test_util.h"
 #include "skiff/base/error.h"
@@ -92,6 +94,23 @@ TEST(MatmulTest, RepeatedCallsReuseCachedPrimitives) {
   for (int i = 0; i < 5; ++i) dense::matmul(x, y);
   EXPECT_EQ(ops::cpu::onednn::cached_primitives(), before);
   EXPECT_EQ(to_doubles(dense::matmul(x, y)), std::vector<double>(17 * 13, 9.0));
+}
+
+TEST(MatmulTest, ConcurrentCallsShareTheCache) {
+  // Several threads create and run primitives of overlapping shapes at once.
+  std::vector<std::thread> threads;
+  std::vector<int> bad(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &bad] {
+      for (int i = 0; i < 20; ++i) {
+        const int64_t m = 3 + (i + t) % 5, k = 4 + i % 3, n = 2 + t;
+        const auto r = to_doubles(dense::matmul(ones({m, k}), ones({k, n})));
+        for (double v : r) bad[t] += v != static_cast<double>(k);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(bad, std::vector<int>(4, 0));
 }
 
 TEST(MatmulTest, NanPropagates) {
