@@ -112,7 +112,6 @@ void for_each_element(const Dims& dims, const std::array<Dims, N>& strides, cons
   });
 }
 
-
 void take_along_axis_impl(const KernelContext& c, const TakeAlongAxisArgs& a) {
   const int axis = normalize_axis(a.axis, a.arr.rank(), c.op);
   const int64_t n = a.arr.dim(axis);
