@@ -188,7 +188,7 @@ void add_scatter_ops(OpDb& db) {
                sample({{3, 5}, {0}, {3, 0}}, {{"axis", I(-1)}}),
                sample({{200, 300}, {200}, {200, 200}}, {{"axis", I(1)}})},
               {{1, ints(0, 3)}}, {{1, DType::kInt64}}));
-  db.add(
+  OpInfo put =
       info("put_along_axis",
            {sample({{3, 4}, {3, 2}, {3, 2}}, {{"axis", I(1)}}),
             sample({{3, 4}, {3, 2}, {1}}, {{"axis", I(1)}, {"reduce", S("add")}}),
@@ -196,7 +196,11 @@ void add_scatter_ops(OpDb& db) {
             sample({{3, 4}, {3, 3}, {3, 3}},
                    {{"axis", I(1)}, {"reduce", S("add")}, {"include_self", false}}),
             sample({{200, 300}, {200, 300}, {200, 300}}, {{"axis", I(1)}, {"reduce", S("add")}})},
-           {{1, ints(-3, 3)}}, {{1, DType::kInt64}}));
+           {{1, ints(-3, 3)}}, {{1, DType::kInt64}});
+  // Random indices repeat, and with "assign" the surviving write is unspecified: the gradient
+  // is checked on unique indices in autograd_test instead.
+  put.check_grad = false;
+  db.add(put);
 }
 
 void add_mask_sort_ops(OpDb& db) {
