@@ -13,20 +13,20 @@ namespace skiff::autograd {
 
 namespace {
 
+// A tensor of `meta` filled with `value` on `place` (seed gradients and zeros for outputs no
+// gradient reached). Filled on the host, then copied to the device if needed.
 Tensor filled_like(const TensorMeta& meta, const Place& place, double value) {
-  DenseTensor d = DenseTensor::empty(meta.dims, meta.dtype, place);
-  if (value == 0.0 || !place.is_cpu()) {
+  DenseTensor d = DenseTensor::empty(meta.dims, meta.dtype, Place::cpu());
+  if (value == 0.0) {
     std::memset(d.raw_data(), 0, static_cast<size_t>(d.nbytes()));
-    SKIFF_ENFORCE(value == 0.0 || place.is_cpu(), kUnimplemented, "backward", "grad_outputs",
-                  "explicit grad_outputs for tensors off the CPU", place);
-    return Tensor(std::move(d));
+  } else {
+    visit_dtype(meta.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      T* p = static_cast<T*>(d.raw_data());
+      for (int64_t i = 0; i < d.numel(); ++i) p[i] = static_cast<T>(value);
+    });
   }
-  visit_dtype(meta.dtype, [&](auto tag) {
-    using T = decltype(tag);
-    T* p = static_cast<T*>(d.raw_data());
-    for (int64_t i = 0; i < d.numel(); ++i) p[i] = static_cast<T>(value);
-  });
-  return Tensor(std::move(d));
+  return Tensor(place.is_cpu() ? std::move(d) : d.copy_to(place));
 }
 
 struct NodeState {
