@@ -1,0 +1,83 @@
+#include "skiff/ir/core/verifier.h"
+
+#include <unordered_set>
+#include <vector>
+
+#include "skiff/base/error.h"
+#include "skiff/ir/core/op_base.h"
+
+namespace skiff::ir {
+
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(Operation* root) : root_(root) {}
+
+  void verify_op(Operation* op) {
+    for (uint32_t i = 0; i < op->num_operands(); ++i) {
+      Value v = op->operand(i);
+      if (!v || visible_.count(v.impl()) || defined_outside_root(v)) continue;
+      SKIFF_THROW(kInvalidArgument, op->describe(), str("operand #", i),
+                  "a value that dominates its use (defined earlier in the block or in an "
+                  "enclosing block)",
+                  "a value defined later or inside another region");
+    }
+    for (uint32_t i = 0; i < op->num_results(); ++i) {
+      SKIFF_ENFORCE(op->result_type(i), kInvalidArgument, op->describe(), str("result #", i),
+                    "a type", "none");
+    }
+    if (op->info()->verify) op->info()->verify(op);
+    for (auto* tv : op->info()->trait_verifiers) tv(op);
+    for (uint32_t r = 0; r < op->num_regions(); ++r) {
+      for (Block* b : op->region(r)) verify_block(op, b);
+    }
+  }
+
+ private:
+  void verify_block(Operation* parent, Block* b) {
+    size_t mark = scope_.size();
+    for (uint32_t i = 0; i < b->num_args(); ++i) add(b->arg(i));
+    for (Operation* op : *b) {
+      SKIFF_ENFORCE(op->parent_block() == b, kInternal, op->describe(), "parent", "its block",
+                    "another block");
+      if (op->has_trait<TerminatorTrait>() && op != b->back()) {
+        SKIFF_THROW(kInvalidArgument, op->describe(), "position",
+                    "a terminator at the end of its block", "ops after it");
+      }
+      verify_op(op);
+      for (uint32_t i = 0; i < op->num_results(); ++i) add(op->result(i));
+    }
+    if (!parent->has_trait<NoTerminatorTrait>() && !b->terminator()) {
+      SKIFF_THROW(kInvalidArgument, parent->describe(), "region",
+                  "every block to end with a terminator (e.g. cf.yield)",
+                  b->empty() ? std::string("an empty block") : str("'", b->back()->name(), "'"));
+    }
+    while (scope_.size() > mark) {
+      visible_.erase(scope_.back());
+      scope_.pop_back();
+    }
+  }
+
+  void add(Value v) {
+    visible_.insert(v.impl());
+    scope_.push_back(v.impl());
+  }
+
+  bool defined_outside_root(Value v) const {
+    Block* b = v.parent_block();
+    Operation* owner = b ? b->parent_op() : nullptr;
+    if (v.defining_op() == root_) return false;
+    return !owner || !owner->is_inside(root_);
+  }
+
+  Operation* root_;
+  std::unordered_set<detail::ValueImpl*> visible_;  // membership only, never iterated
+  std::vector<detail::ValueImpl*> scope_;
+};
+
+}  // namespace
+
+void verify(Operation* op) { Verifier(op).verify_op(op); }
+
+}  // namespace skiff::ir
