@@ -334,7 +334,7 @@ Operation* AsmParser::parse_op(Block* block) {
   const OpInfo* info = ctx_->find_op(name);
   if (!info) {
     pos_ = op_start;
-    error("a registered op name");
+    error(str("a registered op name, got '", name, "'"));
   }
   std::vector<Value> operands;
   if (consume("(")) {
@@ -372,6 +372,8 @@ Operation* AsmParser::parse_op(Block* block) {
     }
   }
   std::vector<Type> operand_types, result_types;
+  skip_ws();
+  size_t sig_pos = pos_;
   if (consume(":")) {
     expect("(");
     if (!consume(")")) {
@@ -392,6 +394,8 @@ Operation* AsmParser::parse_op(Block* block) {
       result_types.push_back(parse_type());
     }
   }
+  size_t end_pos = pos_;
+  pos_ = sig_pos;  // report signature mismatches at the signature
   if (operand_types.size() != operands.size()) error(str(operands.size(), " operand types"));
   if (result_types.size() != result_names.size()) error(str(result_names.size(), " result types"));
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -401,6 +405,7 @@ Operation* AsmParser::parse_op(Block* block) {
   for (Type t : result_types) {
     if (!t) error("a result type other than none");
   }
+  pos_ = end_pos;
   std::vector<std::unique_ptr<Region>> regions;
   while (peek() == '{') {
     regions.push_back(std::make_unique<Region>());

@@ -27,6 +27,17 @@ class Verifier {
       SKIFF_ENFORCE(op->result_type(i), kInvalidArgument, op->describe(), str("result #", i),
                     "a type", "none");
     }
+    // Terminator placement first: op verifiers look at the last op of their blocks.
+    for (uint32_t r = 0; r < op->num_regions(); ++r) {
+      for (Block* b : op->region(r)) {
+        for (Operation* inner : *b) {
+          if (inner->has_trait<TerminatorTrait>() && inner != b->back()) {
+            SKIFF_THROW(kInvalidArgument, inner->describe(), "position",
+                        "a terminator at the end of its block", "ops after it");
+          }
+        }
+      }
+    }
     if (op->info()->verify) op->info()->verify(op);
     for (auto* tv : op->info()->trait_verifiers) tv(op);
     for (uint32_t r = 0; r < op->num_regions(); ++r) {
