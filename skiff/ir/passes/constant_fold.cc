@@ -2,7 +2,8 @@
 // (builtin.constant or op.full) and its result types are static. The op's FoldInterface is tried
 // first: the ops layer attaches one that executes the real kernel. Without it, built-in folders
 // evaluate elementwise arithmetic, scale, cast and unary math on splat or dense constants (in
-// double precision, rounded to the result dtype). Results become builtin.constant ops.
+// double precision; integer and bool results are rounded). Float splats become op.full, other
+// results builtin.constant.
 #include <cmath>
 #include <functional>
 #include <map>
@@ -57,10 +58,7 @@ bool decode(Attribute a, Const& c) {
 
 Attribute encode_scalar(IrContext* ctx, double v, DataType dt) {
   if (dt == DataType::kBool) return BoolAttr::get(ctx, v != 0.0);
-  if (is_floating(dt)) {
-    if (dt == DataType::kFloat32) v = static_cast<float>(v);
-    return FloatAttr::get(ctx, v);
-  }
+  if (is_floating(dt)) return FloatAttr::get(ctx, v);  // kept in double; kernels round
   return IntAttr::get(ctx, static_cast<int64_t>(std::trunc(v)));
 }
 
@@ -167,7 +165,7 @@ class ConstantFoldPass : public Pass {
       b.set_loc(op->loc());
       std::vector<Value> values;
       for (uint32_t i = 0; i < op->num_results(); ++i) {
-        values.push_back(ConstantOp::build(b, results[i], op->result_type(i)).out());
+        values.push_back(materialize(b, results[i], op->result_type(i)));
       }
       op->replace_all_uses_with(values);
       op->erase();
@@ -177,6 +175,19 @@ class ConstantFoldPass : public Pass {
   }
 
  private:
+  // Splats of floating tensors become op.full (what the fusion rules match), the rest
+  // builtin.constant.
+  static Value materialize(Builder& b, Attribute value, Type type) {
+    auto t = type.dyn_cast<TensorType>();
+    if (t && value.isa<FloatAttr>() && is_floating(t.dtype()) &&
+        b.context()->find_op(op::FullOp::kName)) {
+      return op::FullOp::build_typed(b, {&type, 1}, std::vector<int64_t>(t.shape().begin(), t.shape().end()),
+                                     value.cast<FloatAttr>().value(), t.dtype())
+          .out();
+    }
+    return ConstantOp::build(b, value, type).out();
+  }
+
   static bool fold(Operation* op, std::span<const Attribute> operands,
                    std::vector<Attribute>& results) {
     if (const auto* f = op->info()->interface<FoldInterface>(); f && f->fold) {
