@@ -21,6 +21,14 @@ bool is_ident_char(char c) {
 struct OpDeleter {
   void operator()(Operation* op) const { op->destroy(); }
 };
+// Regions parsed before their op exists. A later region may use values of an earlier one (the
+// verifier rejects that), so teardown drops every reference before freeing anything.
+struct PendingRegions {
+  std::vector<std::unique_ptr<Region>> regions;
+  ~PendingRegions() {
+    for (auto& r : regions) r->drop_all_references();
+  }
+};
 }  // namespace
 
 void AsmParser::error(std::string_view expected) const {
@@ -406,7 +414,8 @@ Operation* AsmParser::parse_op(Block* block) {
     if (!t) error("a result type other than none");
   }
   pos_ = end_pos;
-  std::vector<std::unique_ptr<Region>> regions;
+  PendingRegions pending;
+  auto& regions = pending.regions;
   while (peek() == '{') {
     regions.push_back(std::make_unique<Region>());
     parse_region(*regions.back());

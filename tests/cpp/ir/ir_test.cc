@@ -195,7 +195,13 @@ TEST_F(IrTest, ParsePrintFixedPointAndErrors) {
   EXPECT_EQ(Program::parse(&ctx, p->print())->print(), text);
   for (const char* bad : {"", "builtin.module {", "builtin.module { %0 = }", "op.relu",
                           "builtin.module {} trailing", "builtin.module { %0 = op.data : () -> tensor<2xq32> }",
-                          "builtin.module { %0 = op.full {a = [[[[[[[} }"}) {
+                          "builtin.module { %0 = op.full {a = [[[[[[[} }",
+                          // Found by the fuzzer: a later region uses an earlier region's value,
+                          // then parsing fails; teardown must drop all uses before freeing.
+                          "builtin.module { %c = op.data {dtype = bool, name = \"c\", shape = []} : "
+                          "() -> tensor<bool>\n %r = cf.if(%c) : (tensor<bool>) -> tensor<bool> {\n"
+                          " %a = op.relu(%c) : (tensor<bool>) -> tensor<bool>\n cf.yield(%a) : "
+                          "(tensor<bool>) -> ()\n } {\n cf.yield(%a) : (tensor<bool>) -> ()\n } {"}) {
     EXPECT_THROW(Program::parse(&ctx, bad), Error) << bad;
   }
 }
