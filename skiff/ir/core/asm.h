@@ -86,6 +86,7 @@ class AsmParser {
   size_t pos_ = 0;
   int depth_ = 0;
   std::unordered_map<std::string, Value> values_;
+  std::vector<Value> numbered_;  // %0, %1, ...: the printer's names, looked up without hashing
 };
 
 }  // namespace skiff::ir

@@ -31,7 +31,7 @@ Operation* Operation::create(const OpInfo* info, std::span<const Value> operands
   op->loc_ = loc;
   detail::ValueImpl* res = op->results_begin();
   for (uint32_t i = 0; i < op->num_results_; ++i) {
-    new (&res[i]) detail::ValueImpl{result_types[i], nullptr, op, i, false};
+    new (&res[i]) detail::ValueImpl{result_types[i], nullptr, op, i, false, 0};
   }
   OpOperand* ops = op->operands_begin();
   for (uint32_t i = 0; i < op->num_operands_; ++i) {
@@ -193,7 +193,7 @@ std::vector<Type> Block::arg_types() const {
 }
 Value Block::add_arg(Type t) {
   args_.push_back(std::make_unique<detail::ValueImpl>(
-      detail::ValueImpl{t, nullptr, this, static_cast<uint32_t>(args_.size()), true}));
+      detail::ValueImpl{t, nullptr, this, static_cast<uint32_t>(args_.size()), true, 0}));
   return Value(args_.back().get());
 }
 void Block::erase_arg(uint32_t i) {

@@ -114,6 +114,9 @@ class Operation {
   OpT dyn_cast() {
     return OpT::classof(this) ? OpT(this) : OpT();
   }
+  /// Per-op scratch word owned by the greedy rewrite driver while it runs (0 otherwise).
+  uint32_t scratch() const { return scratch_; }
+  void set_scratch(uint32_t v) { scratch_ = v; }
   /// A short identifier for messages: 'op.matmul' at "x.py":3:1.
   std::string describe() const;
 
@@ -138,6 +141,7 @@ class Operation {
   uint32_t num_operands_ = 0;
   uint32_t num_regions_ = 0;
   mutable uint32_t order_ = 0;  // position in the block, valid while the block's order is valid
+  uint32_t scratch_ = 0;
   std::vector<NamedAttribute> attrs_;
   LocAttr loc_;
 };

@@ -317,13 +317,38 @@ std::string AsmParser::parse_value_name() {
   return std::string(text_.substr(start, pos_ - start));
 }
 
+namespace {
+// The number of a name "%<digits>" (small enough to index a vector), or -1.
+int64_t numbered(std::string_view name) {
+  if (name.size() < 2 || name.size() > 8) return -1;
+  int64_t n = 0;
+  for (char c : name.substr(1)) {
+    if (c < '0' || c > '9') return -1;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+}  // namespace
+
 Value AsmParser::lookup_value(std::string_view name) {
+  if (int64_t n = numbered(name); n >= 0) {
+    if (n >= static_cast<int64_t>(numbered_.size()) || !numbered_[n]) {
+      error("a value defined before its use");
+    }
+    return numbered_[n];
+  }
   auto it = values_.find(std::string(name));
   if (it == values_.end()) error("a value defined before its use");
   return it->second;
 }
 
 void AsmParser::define_value(const std::string& name, Value v) {
+  if (int64_t n = numbered(name); n >= 0) {
+    if (n >= static_cast<int64_t>(numbered_.size())) numbered_.resize(n + 1);
+    if (numbered_[n]) error(str("a fresh value name, '", name, "' is redefined"));
+    numbered_[n] = v;
+    return;
+  }
   if (!values_.emplace(name, v).second) error(str("a fresh value name, '", name, "' is redefined"));
 }
 

@@ -21,6 +21,7 @@ struct ValueImpl {
   void* owner = nullptr;  // Operation* for results, Block* for arguments
   uint32_t index = 0;
   bool is_arg = false;
+  uint8_t visible = 0;  // scratch of the verifier (see verifier.cc)
 };
 }  // namespace detail
 

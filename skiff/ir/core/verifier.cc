@@ -1,6 +1,5 @@
 #include "skiff/ir/core/verifier.h"
 
-#include <unordered_set>
 #include <vector>
 
 #include "skiff/base/error.h"
@@ -13,11 +12,15 @@ namespace {
 class Verifier {
  public:
   explicit Verifier(Operation* root) : root_(root) {}
+  // Clears the marks even when verification throws half way.
+  ~Verifier() {
+    for (detail::ValueImpl* v : scope_) v->visible = 0;
+  }
 
   void verify_op(Operation* op) {
     for (uint32_t i = 0; i < op->num_operands(); ++i) {
       Value v = op->operand(i);
-      if (!v || visible_.count(v.impl()) || defined_outside_root(v)) continue;
+      if (!v || v.impl()->visible || defined_outside_root(v)) continue;
       SKIFF_THROW(kInvalidArgument, op->describe(), str("operand #", i),
                   "a value that dominates its use (defined earlier in the block or in an "
                   "enclosing block)",
@@ -65,13 +68,13 @@ class Verifier {
                   b->empty() ? std::string("an empty block") : str("'", b->back()->name(), "'"));
     }
     while (scope_.size() > mark) {
-      visible_.erase(scope_.back());
+      scope_.back()->visible = 0;
       scope_.pop_back();
     }
   }
 
   void add(Value v) {
-    visible_.insert(v.impl());
+    v.impl()->visible = 1;
     scope_.push_back(v.impl());
   }
 
@@ -83,7 +86,8 @@ class Verifier {
   }
 
   Operation* root_;
-  std::unordered_set<detail::ValueImpl*> visible_;  // membership only, never iterated
+  // Values in scope carry ValueImpl::visible = 1 (so one program is verified by one thread at a
+  // time); scope_ lists them to unmark on leaving a block.
   std::vector<detail::ValueImpl*> scope_;
 };
 

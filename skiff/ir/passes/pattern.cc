@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/interfaces.h"
@@ -50,6 +49,12 @@ class GreedyDriver : public RewriteListener {
     std::stable_sort(any_.begin(), any_.end(), by_benefit);
   }
 
+  ~GreedyDriver() {
+    for (Operation* op : worklist_) {
+      if (op) op->set_scratch(0);  // left over when a pattern threw
+    }
+  }
+
   GreedyResult run(Operation* root) {
     GreedyResult result;
     for (int iter = 0; iter < config_.max_iterations; ++iter) {
@@ -65,7 +70,8 @@ class GreedyDriver : public RewriteListener {
       while (!worklist_.empty()) {
         Operation* op = worklist_.back();
         worklist_.pop_back();
-        if (!in_worklist_.erase(op)) continue;  // erased or already processed
+        if (!op) continue;  // erased while queued
+        op->set_scratch(0);
         process(op);
       }
       if (!changed_) {
@@ -91,7 +97,7 @@ class GreedyDriver : public RewriteListener {
   void on_erased(Operation* op) override {
     changed_ = true;
     ++erased_;
-    in_worklist_.erase(op);
+    if (uint32_t slot = op->scratch()) worklist_[slot - 1] = nullptr;
     for (uint32_t i = 0; i < op->num_operands(); ++i) {
       Value v = op->operand(i);
       if (v && v.defining_op()) add(v.defining_op());
@@ -103,8 +109,12 @@ class GreedyDriver : public RewriteListener {
   }
 
  private:
+  // An op's scratch word holds its worklist slot + 1 (0: not queued), so queue membership and
+  // removal of erased ops are O(1) without hashing.
   void add(Operation* op) {
-    if (in_worklist_.insert(op).second) worklist_.push_back(op);
+    if (op->scratch()) return;
+    worklist_.push_back(op);
+    op->set_scratch(static_cast<uint32_t>(worklist_.size()));
   }
 
   void process(Operation* op) {
@@ -136,7 +146,6 @@ class GreedyDriver : public RewriteListener {
   std::map<std::string, std::vector<const RewritePattern*>, std::less<>> by_root_;
   std::vector<const RewritePattern*> any_;
   std::vector<Operation*> worklist_;
-  std::unordered_set<Operation*> in_worklist_;  // membership only, never iterated
   bool changed_ = false;
   int64_t rewrites_ = 0;
   int64_t erased_ = 0;

@@ -108,7 +108,11 @@ class CsePass : public Pass {
       }
       op = next;
     }
-    for (Operation* op : added) table_.erase(op);
+    if (added.size() == table_.size()) {
+      table_.clear();
+    } else {
+      for (Operation* op : added) table_.erase(op);
+    }
     return merged;
   }
   std::unordered_map<Operation*, Operation*, OpKeyHash, OpKeyEq> table_;  // lookup only
