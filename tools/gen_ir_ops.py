@@ -110,9 +110,9 @@ def convert_default(kind, text):
                 vals = [str(int(v)) for v in vals]
             return "{" + ", ".join(vals) + "}", "[" + ", ".join(vals) + "]"
         if kind == "kDataType":
-            m = re.search(r"(?:DataType::)?([A-Z0-9]+)$", t)
-            if m and m.group(1) in DTYPES:
-                k = DTYPES[m.group(1)]
+            m = re.search(r"(?:DataType::)?([A-Za-z0-9]+)$", t)
+            if m and m.group(1).upper() in DTYPES:
+                k = DTYPES[m.group(1).upper()]
                 return "DataType::" + k, DTYPE_SHORT[k]
     except ValueError:
         pass
@@ -158,23 +158,34 @@ def parse_record(rec):
                 summary=str(rec.get("summary", "")).strip())
 
 
+IR_ONLY_KEYS = ("ir_traits", "inplace")
+
+
 def load(paths):
-    records, seen = [], set()
+    """Reads records in order. The first record of a name defines the op; a later one (from the
+    IR's own file) may only add the IR-only keys the first lacks (ir_traits, inplace)."""
+    raw, order = {}, []
     for p in paths:
         with open(p) as f:
             data = yaml.safe_load(f) or []
         for rec in data:
             if not isinstance(rec, dict) or "op" not in rec:
                 continue
-            if rec["op"] in seen:
+            name = rec["op"]
+            if name in raw:
+                for k in IR_ONLY_KEYS:
+                    if k in rec and k not in raw[name][0]:
+                        raw[name][0][k] = rec[k]
                 continue
-            try:
-                r = parse_record(rec)
-            except ValueError as e:
-                print(f"gen_ir_ops.py: skipping op '{rec['op']}' of {p}: {e}", file=sys.stderr)
-                continue
-            seen.add(rec["op"])
-            records.append(r)
+            raw[name] = (dict(rec), p)
+            order.append(name)
+    records = []
+    for name in order:
+        rec, p = raw[name]
+        try:
+            records.append(parse_record(rec))
+        except ValueError as e:
+            print(f"gen_ir_ops.py: skipping op '{name}' of {p}: {e}", file=sys.stderr)
     records.sort(key=lambda r: r["name"])
     return records
 

@@ -6,15 +6,24 @@ namespace skiff {
 
 const char* error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidArgument: return "InvalidArgument";
-    case ErrorCode::kTypeError: return "TypeError";
-    case ErrorCode::kOutOfRange: return "OutOfRange";
-    case ErrorCode::kNotFound: return "NotFound";
-    case ErrorCode::kUnimplemented: return "Unimplemented";
-    case ErrorCode::kOutOfMemory: return "OutOfMemory";
-    case ErrorCode::kPrecondition: return "Precondition";
-    case ErrorCode::kInternal: return "Internal";
-    case ErrorCode::kIOError: return "IOError";
+    case ErrorCode::kInvalidArgument:
+      return "InvalidArgument";
+    case ErrorCode::kTypeError:
+      return "TypeError";
+    case ErrorCode::kOutOfRange:
+      return "OutOfRange";
+    case ErrorCode::kNotFound:
+      return "NotFound";
+    case ErrorCode::kUnimplemented:
+      return "Unimplemented";
+    case ErrorCode::kOutOfMemory:
+      return "OutOfMemory";
+    case ErrorCode::kPrecondition:
+      return "Precondition";
+    case ErrorCode::kInternal:
+      return "Internal";
+    case ErrorCode::kIOError:
+      return "IOError";
   }
   return "Unknown";
 }

@@ -49,33 +49,32 @@ class Error : public std::exception {
   std::string message_;
 };
 
-[[noreturn]] void throw_error(ErrorCode code, std::string op, std::string arg,
-                              std::string expected, std::string got, const char* file, int line,
-                              std::string hint = {});
+[[noreturn]] void throw_error(ErrorCode code, std::string op, std::string arg, std::string expected,
+                              std::string got, const char* file, int line, std::string hint = {});
 
 }  // namespace skiff
 
 /// Throws skiff::Error when `cond` is false. The message arguments are evaluated only on failure:
 ///   SKIFF_ENFORCE(x.ndim() >= 1, kInvalidArgument, "sum", "x", "at least 1 dim", x.dims());
 /// Each of op/arg/expected/got may be anything `skiff::str` accepts.
-#define SKIFF_ENFORCE(cond, code, op, arg, expected, got)                                       \
-  do {                                                                                          \
-    if (!(cond)) [[unlikely]] {                                                                 \
-      ::skiff::throw_error(::skiff::ErrorCode::code, ::skiff::str(op), ::skiff::str(arg),       \
-                           ::skiff::str(expected), ::skiff::str(got), __FILE__, __LINE__);      \
-    }                                                                                           \
+#define SKIFF_ENFORCE(cond, code, op, arg, expected, got)                                  \
+  do {                                                                                     \
+    if (!(cond)) [[unlikely]] {                                                            \
+      ::skiff::throw_error(::skiff::ErrorCode::code, ::skiff::str(op), ::skiff::str(arg),  \
+                           ::skiff::str(expected), ::skiff::str(got), __FILE__, __LINE__); \
+    }                                                                                      \
   } while (0)
 
 /// Unconditional form of SKIFF_ENFORCE.
-#define SKIFF_THROW(code, op, arg, expected, got)                                                 \
-  ::skiff::throw_error(::skiff::ErrorCode::code, ::skiff::str(op), ::skiff::str(arg),             \
+#define SKIFF_THROW(code, op, arg, expected, got)                                     \
+  ::skiff::throw_error(::skiff::ErrorCode::code, ::skiff::str(op), ::skiff::str(arg), \
                        ::skiff::str(expected), ::skiff::str(got), __FILE__, __LINE__)
 
 /// Internal invariant: a failure is a bug in Skiff, not in the caller's input.
-#define SKIFF_CHECK(cond)                                                                       \
-  do {                                                                                          \
-    if (!(cond)) [[unlikely]] {                                                                 \
-      ::skiff::throw_error(::skiff::ErrorCode::kInternal, "internal", "", #cond, "false",       \
-                           __FILE__, __LINE__);                                                 \
-    }                                                                                           \
+#define SKIFF_CHECK(cond)                                                                 \
+  do {                                                                                    \
+    if (!(cond)) [[unlikely]] {                                                           \
+      ::skiff::throw_error(::skiff::ErrorCode::kInternal, "internal", "", #cond, "false", \
+                           __FILE__, __LINE__);                                           \
+    }                                                                                     \
   } while (0)

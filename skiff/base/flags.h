@@ -27,10 +27,10 @@ std::string read_string_flag(const char* name, const char* default_value, const 
 }  // namespace skiff
 
 /// Defines `skiff::flags::name()` returning the flag's value, read once from SKIFF_<NAME>.
-#define SKIFF_DEFINE_FLAG(type, name, default_value, help)                        \
-  namespace skiff::flags {                                                        \
-  inline auto name() {                                                            \
+#define SKIFF_DEFINE_FLAG(type, name, default_value, help)                             \
+  namespace skiff::flags {                                                             \
+  inline auto name() {                                                                 \
     static const auto value = ::skiff::read_##type##_flag(#name, default_value, help); \
-    return value;                                                                 \
-  }                                                                               \
+    return value;                                                                      \
+  }                                                                                    \
   }

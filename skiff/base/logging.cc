@@ -23,16 +23,22 @@ std::atomic<int>& threshold() {
 
 const char* level_tag(LogLevel level) {
   switch (level) {
-    case LogLevel::kDebug: return "D";
-    case LogLevel::kInfo: return "I";
-    case LogLevel::kWarning: return "W";
-    case LogLevel::kError: return "E";
+    case LogLevel::kDebug:
+      return "D";
+    case LogLevel::kInfo:
+      return "I";
+    case LogLevel::kWarning:
+      return "W";
+    case LogLevel::kError:
+      return "E";
   }
   return "?";
 }
 }  // namespace
 
-LogLevel log_threshold() { return static_cast<LogLevel>(threshold().load(std::memory_order_relaxed)); }
+LogLevel log_threshold() {
+  return static_cast<LogLevel>(threshold().load(std::memory_order_relaxed));
+}
 
 void set_log_threshold(LogLevel level) { threshold().store(static_cast<int>(level)); }
 

@@ -32,14 +32,14 @@ class LogMessage {
 #define SKIFF_LOG_LEVEL_ERROR ::skiff::LogLevel::kError
 
 /// SKIFF_LOG(WARNING) << "text";
-#define SKIFF_LOG(level)                                          \
-  if (SKIFF_LOG_LEVEL_##level < ::skiff::log_threshold()) {       \
-  } else                                                          \
+#define SKIFF_LOG(level)                                    \
+  if (SKIFF_LOG_LEVEL_##level < ::skiff::log_threshold()) { \
+  } else                                                    \
     ::skiff::LogMessage(SKIFF_LOG_LEVEL_##level, __FILE__, __LINE__).stream()
 
 /// Like SKIFF_LOG, but the statement runs at most once per call site.
-#define SKIFF_LOG_ONCE(level)                                                                  \
-  if (static std::atomic<bool> skiff_logged_once_{false};                                       \
+#define SKIFF_LOG_ONCE(level)                                                                    \
+  if (static std::atomic<bool> skiff_logged_once_{false};                                        \
       SKIFF_LOG_LEVEL_##level < ::skiff::log_threshold() || skiff_logged_once_.exchange(true)) { \
-  } else                                                                                       \
+  } else                                                                                         \
     ::skiff::LogMessage(SKIFF_LOG_LEVEL_##level, __FILE__, __LINE__).stream()

@@ -13,7 +13,9 @@ namespace skiff {
 
 namespace detail {
 template <typename T>
-concept Streamable = requires(std::ostream& os, const T& v) { os << v; };
+concept Streamable = requires(std::ostream& os, const T& v) {
+  os << v;
+};
 
 template <typename T>
 void append(std::ostringstream& os, const T& v);

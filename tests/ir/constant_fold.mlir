@@ -1,15 +1,16 @@
 // RUN: --passes=constant-fold,dce
 // Splat and dense constants fold through elementwise ops, scale and cast; results are
-// op.full (float splats) or builtin.constant ops; integer results are rounded (rsqrt(7) -> 0). Ops with a non-constant operand stay.
-// CHECK: %0 = op.full {dtype = f32, shape = [2, 2], value = 7.875} : () -> tensor<2x2xf32>
+// op.full (float splats) or builtin.constant ops; integer results are rounded (rsqrt(7) -> 0).
+// Ops with a non-constant operand stay.
+// CHECK: %0 = op.full {dtype = f32, fill_value = 7.875, shape = [2, 2]} : () -> tensor<2x2xf32>
 // CHECK-NEXT: %1 = builtin.constant {value = [3.0, 5.0, 7.0, 9.0]} : () -> tensor<2x2xf32>
 // CHECK-NEXT: %2 = builtin.constant {value = 0} : () -> tensor<2x2xi32>
 // CHECK-NEXT: %3 = op.data
 // CHECK-NEXT: %4 = op.add(%3, %1)
 // CHECK-NEXT: builtin.shadow_output(%0)
 builtin.module {
-  %a = op.full {dtype = f32, shape = [2, 2], value = 2.0} : () -> tensor<2x2xf32>
-  %b = op.full {dtype = f32, shape = [2, 2], value = 3.0} : () -> tensor<2x2xf32>
+  %a = op.full {dtype = f32, shape = [2, 2], fill_value = 2.0} : () -> tensor<2x2xf32>
+  %b = op.full {dtype = f32, shape = [2, 2], fill_value = 3.0} : () -> tensor<2x2xf32>
   %c = op.multiply(%a, %b) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   %d = op.add(%c, %a) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   %e = op.scale(%d) {bias = 1.0, bias_after_scale = false, scale = 0.875} : (tensor<2x2xf32>) -> tensor<2x2xf32>

@@ -1,10 +1,10 @@
 // RUN: --passes=canonicalize,constant-fold,cse,fusion,dce,inplace --opt-level=2
 // A small transformer block: the standard pipeline cleans up, folds the epsilon, dedups, then
 // the DRR rules fuse RMSNorm, linear and SwiGLU.
-// CHECK: %2 = op.rms_norm(%0, %1) {epsilon = 1e-05}
-// CHECK: %7 = op.linear(%2, %3, %4) {transpose_x = false, transpose_y = false}
-// CHECK-NEXT: %8 = op.linear(%2, %5, %6)
-// CHECK-NEXT: %9 = op.swiglu(%7, %8)
+// CHECK: %2, %3 = op.rms_norm(%0, %1) {begin_norm_axis = -1, epsilon = 1e-05}
+// CHECK: %8 = op.linear(%2, %4, %5) : (tensor<?x64xf32>, tensor<64x128xf32>, tensor<128xf32>)
+// CHECK-NEXT: %9 = op.linear(%2, %6, %7)
+// CHECK-NEXT: %10 = op.swiglu(%8, %9)
 // CHECK-NOT: op.multiply
 // CHECK: builtin.shadow_output
 builtin.module {
@@ -14,7 +14,7 @@ builtin.module {
   %xx = op.transpose(%xt) {perm = [1, 0]} : (tensor<64x?xf32>) -> tensor<?x64xf32>
   %sq = op.multiply(%xx, %xx) : (tensor<?x64xf32>, tensor<?x64xf32>) -> tensor<?x64xf32>
   %ms = op.mean(%sq) {axis = [-1], keepdim = true} : (tensor<?x64xf32>) -> tensor<?x1xf32>
-  %e0 = op.full {dtype = f32, shape = [1], value = 1.0} : () -> tensor<1xf32>
+  %e0 = op.full {dtype = f32, shape = [1], fill_value = 1.0} : () -> tensor<1xf32>
   %eps = op.scale(%e0) {bias = 0.0, bias_after_scale = true, scale = 1e-05} : (tensor<1xf32>) -> tensor<1xf32>
   %a = op.add(%ms, %eps) : (tensor<?x1xf32>, tensor<1xf32>) -> tensor<?x1xf32>
   %r = op.rsqrt(%a) : (tensor<?x1xf32>) -> tensor<?x1xf32>

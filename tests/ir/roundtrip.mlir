@@ -17,10 +17,10 @@ builtin.module {
   %c = op.data {dtype = bool, name = "c", shape = []} : () -> tensor<bool> loc("model.py":3:7 at "train.py":10:1)
   %r0, %r1 = cf.if(%c) : (tensor<bool>) -> (tensor<?x4xf32>, tensor<i64>) {
     %a = op.relu(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
-    %i = op.full {dtype = i64, shape = [], value = 1.0} : () -> tensor<i64>
+    %i = op.full {dtype = i64, shape = [], fill_value = 1.0} : () -> tensor<i64>
     cf.yield(%a, %i) : (tensor<?x4xf32>, tensor<i64>) -> ()
   } {
-    %j = op.full {dtype = i64, shape = [], value = 2.0} : () -> tensor<i64>
+    %j = op.full {dtype = i64, shape = [], fill_value = 2.0} : () -> tensor<i64>
     cf.yield(%x, %j) : (tensor<?x4xf32>, tensor<i64>) -> ()
   }
   %w = cf.while(%c, %x) : (tensor<bool>, tensor<?x4xf32>) -> tensor<?x4xf32> {
@@ -39,6 +39,7 @@ builtin.module {
   %h = kernel.transfer(%kc) {dst_place = "cpu"} : (!kernel.dense<gpu:0, tensor<2x3xf32>>) -> !kernel.dense<cpu, tensor<2x3xf32>>
   %v = builtin.combine(%x, %x) : (tensor<?x4xf32>, tensor<?x4xf32>) -> vec<tensor<?x4xf32>, tensor<?x4xf32>>
   %v0, %v1 = builtin.split(%v) : (vec<tensor<?x4xf32>, tensor<?x4xf32>>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
-  %o = op.linear(%x, %x, null) {transpose_x = false, transpose_y = true} : (tensor<?x4xf32>, tensor<?x4xf32>, none) -> tensor<?x4xf32>
+  %w4 = builtin.parameter {name = "w4"} : () -> tensor<4x4xf32>
+  %o = op.linear(%x, %w4, null) : (tensor<?x4xf32>, tensor<4x4xf32>, none) -> tensor<?x4xf32>
   builtin.shadow_output(%w) {name = "out"} : (tensor<?x4xf32>) -> ()
 }

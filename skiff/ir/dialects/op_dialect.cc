@@ -122,7 +122,7 @@ InferFn binary(std::string name) {
     return one(x.with_shape(broadcast(x.shape(), y.shape(), name)));
   };
 }
-std::vector<Type> matmul_like(Types in, Attrs attrs, std::string_view name, bool has_bias) {
+std::vector<Type> matmul_like(Types in, Attrs attrs, std::string_view name) {
   TensorType x = tensor_arg(in, 0, name), y = tensor_arg(in, 1, name);
   SKIFF_ENFORCE(x.rank() >= 2 && y.rank() >= 2, kInvalidArgument, name, "x, y", "rank >= 2",
                 str(x.rank(), ", ", y.rank()));
@@ -136,7 +136,6 @@ std::vector<Type> matmul_like(Types in, Attrs attrs, std::string_view name, bool
                                        std::span(ys).first(ys.size() - 2), name);
   out.push_back(xs[xs.size() - 2]);
   out.push_back(ys.back());
-  (void)has_bias;
   return one(x.with_shape(out));
 }
 std::vector<Type> reduce(Types in, Attrs attrs, std::string_view name) {
@@ -163,12 +162,28 @@ std::vector<Type> reduce(Types in, Attrs attrs, std::string_view name) {
 std::map<std::string, InferFn, std::less<>> basic_rules() {
   std::map<std::string, InferFn, std::less<>> r;
   for (const char* n : {"relu", "exp", "sqrt", "rsqrt", "sigmoid", "silu", "sin", "cos", "scale",
-                        "assign", "print", "softmax", "rms_norm", "rotary_embedding"}) {
+                        "assign", "print", "softmax", "rotary_embedding"}) {
     r[n] = same_as_x();
   }
   for (const char* n : {"add", "subtract", "multiply", "divide", "swiglu"}) r[n] = binary(n);
-  r["matmul"] = [](IrContext*, Types in, Attrs a) { return matmul_like(in, a, "matmul", false); };
-  r["linear"] = [](IrContext*, Types in, Attrs a) { return matmul_like(in, a, "linear", true); };
+  r["matmul"] = [](IrContext*, Types in, Attrs a) { return matmul_like(in, a, "matmul"); };
+  r["linear"] = [](IrContext*, Types in, Attrs) {
+    TensorType x = tensor_arg(in, 0, "linear"), w = tensor_arg(in, 1, "linear");
+    SKIFF_ENFORCE(x.rank() >= 1 && w.rank() == 2, kInvalidArgument, "linear", "weight",
+                  "x of rank >= 1 and a 2-D weight", str(x.rank(), ", ", w.rank()));
+    std::vector<int64_t> out(x.shape().begin(), x.shape().end());
+    out.back() = w.shape()[1];
+    return one(x.with_shape(out));
+  };
+  r["rms_norm"] = [](IrContext*, Types in, Attrs a) {
+    TensorType x = tensor_arg(in, 0, "rms_norm");
+    int64_t begin = norm_axis(int_of(a, "begin_norm_axis", -1), x.rank(), "rms_norm");
+    std::vector<int64_t> lead(x.shape().begin(), x.shape().begin() + begin);
+    DataType stat = x.dtype() == DataType::kFloat16 || x.dtype() == DataType::kBFloat16
+                        ? DataType::kFloat32
+                        : x.dtype();
+    return std::vector<Type>{x, x.with_shape(lead).with_dtype(stat)};
+  };
   r["mean"] = [](IrContext*, Types in, Attrs a) { return reduce(in, a, "mean"); };
   r["sum"] = [](IrContext*, Types in, Attrs a) { return reduce(in, a, "sum"); };
   r["cast"] = [](IrContext*, Types in, Attrs a) {

@@ -10,20 +10,22 @@ using drr::bind;
 using drr::MatchContext;
 
 void add_linear_fusion(RewritePatternSet& patterns) {
+  // op.linear takes weight as [in_features, out_features]: only untransposed matmuls fuse.
+  IrContext* ctx = patterns.context();
   drr::Rule rule("matmul_add_to_linear");
   auto& src = rule.source();
-  src.op("op.matmul", {{"transpose_x", bind("tx")}, {"transpose_y", bind("ty")}})({"x", "w"},
-                                                                                    {"mm"});
+  Attribute no = BoolAttr::get(ctx, false);
+  src.op("op.matmul", {{"transpose_x", drr::equals(no)}, {"transpose_y", drr::equals(no)}})(
+      {"x", "w"}, {"mm"});
   src.op("op.add")({"mm", "b"}, {"out"});
-  // A bias: one dim broadcast over the rows, matching the output's last dim.
+  // A 2-D weight and a bias: one dim broadcast over the rows, matching the output's last dim.
   rule.require([](const MatchContext& m) {
-    auto b = m.type("b"), out = m.type("out");
-    return b && out && b.rank() == 1 && b.shape()[0] == out.shape().back();
+    auto w = m.type("w"), b = m.type("b"), out = m.type("out");
+    return w && w.rank() == 2 && b && out && b.rank() == 1 && b.shape()[0] == out.shape().back() &&
+           out == m.type("mm");
   });
-  auto& res = rule.result();
-  res.op("op.linear", {{"transpose_x", bind("tx")}, {"transpose_y", bind("ty")}})(
-      {"x", "w", "b"}, {"out"});
-  patterns.add(rule.build(patterns.context()));
+  rule.result().op("op.linear")({"x", "w", "b"}, {"out"});
+  patterns.add(rule.build(ctx));
 }
 
 void add_rms_norm_fusion(RewritePatternSet& patterns) {
@@ -33,7 +35,7 @@ void add_rms_norm_fusion(RewritePatternSet& patterns) {
   src.op("op.multiply")({"x", "x"}, {"sq"});
   src.op("op.mean", {{"axis", bind("axis")}, {"keepdim", drr::equals(BoolAttr::get(ctx, true))}})(
       {"sq"}, {"ms"});
-  src.op("op.full", {{"value", bind("eps")}})({}, {"eps_t"});
+  src.op("op.full", {{"fill_value", bind("eps")}})({}, {"eps_t"});
   src.op("op.add")({"ms", "eps_t"}, {"ms_eps"});
   src.op("op.rsqrt")({"ms_eps"}, {"inv"});
   src.op("op.multiply")({"x", "inv"}, {"normed"});
@@ -49,7 +51,7 @@ void add_rms_norm_fusion(RewritePatternSet& patterns) {
   res.op("op.rms_norm",
          {{"epsilon", drr::compute([](const MatchContext& m) -> Attribute {
              return FloatAttr::get(m.context(), m.attr_double("eps"));
-           })}})({"x", "w"}, {"out"});
+           })}})({"x", "w"}, {"out", "inv_rms"});
   patterns.add(rule.build(ctx));
 }
 

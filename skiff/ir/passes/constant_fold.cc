@@ -36,11 +36,12 @@ bool to_double(Attribute a, double& out) {
   return true;
 }
 
-/// The constant attribute of a value: the `value` of builtin.constant or op.full.
+/// The constant attribute of a value: builtin.constant's `value` or op.full's `fill_value`.
 Attribute constant_attr(Value v) {
   Operation* def = v ? v.defining_op() : nullptr;
   if (!def || !def->has_trait<ConstantLikeTrait>()) return Attribute();
-  return def->attr("value");
+  Attribute a = def->attr("value");
+  return a ? a : def->attr("fill_value");
 }
 
 bool decode(Attribute a, Const& c) {

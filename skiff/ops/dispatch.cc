@@ -1,0 +1,78 @@
+#include "skiff/ops/dispatch.h"
+
+#include <atomic>
+#include <memory>
+
+#include "skiff/base/logging.h"
+
+namespace skiff::ops {
+
+namespace {
+thread_local std::optional<Backend> t_backend_override;
+Place g_default_place = Place::cpu();
+}  // namespace
+
+Place default_place() { return g_default_place; }
+void set_default_place(const Place& place) { g_default_place = place; }
+
+Place common_place(const char* op, std::initializer_list<const DenseTensor*> tensors,
+                   std::initializer_list<const std::vector<DenseTensor>*> lists) {
+  std::optional<Place> place;
+  auto check = [&](const DenseTensor& t) {
+    SKIFF_ENFORCE(t.defined(), kInvalidArgument, op, "input", "an initialized tensor",
+                  "an undefined tensor");
+    const Place p = t.place();
+    if (!place) {
+      place = p;
+      return;
+    }
+    SKIFF_ENFORCE(p == *place, kInvalidArgument, op, "input",
+                  str("all inputs on one place (", *place, ")"), str("an input on ", p));
+  };
+  for (const DenseTensor* t : tensors) {
+    if (t) check(*t);
+  }
+  for (const auto* list : lists) {
+    for (const auto& t : *list) check(t);
+  }
+  return place.value_or(default_place());
+}
+
+DType promote_all(const char* op, std::initializer_list<const DenseTensor*> tensors) {
+  DType result = DType::kUndefined;
+  for (const DenseTensor* t : tensors) {
+    SKIFF_ENFORCE(t->dtype() != DType::kUndefined, kTypeError, op, "input", "a defined dtype",
+                  "undefined");
+    result = result == DType::kUndefined ? t->dtype() : promote_types(result, t->dtype());
+  }
+  return result;
+}
+
+KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
+  const KernelRegistry& r = KernelRegistry::global();
+  const Backend backend = t_backend_override.value_or(backend_of(place));
+  if (KernelFn fn = r.find(op, backend, dtype)) return {fn, backend, dtype};
+  if (fallback_dtype != DType::kUndefined && fallback_dtype != dtype) {
+    if (KernelFn fn = r.find(op, backend, fallback_dtype)) {
+      static std::unique_ptr<std::atomic<bool>[]> warned(
+          new std::atomic<bool>[all_op_schemas().size()]());
+      if (!warned[op].exchange(true)) {
+        SKIFF_LOG(WARNING) << op_schema(op).name << ": no " << backend_name(backend) << " " << dtype
+                           << " kernel; computing in " << fallback_dtype << " (declared fallback)";
+      }
+      return {fn, backend, fallback_dtype};
+    }
+  }
+  return {r.get(op, backend, dtype), backend, dtype};  // throws, listing what exists
+}
+
+DenseTensor allocate_output(const TensorMeta& meta, const Place& place) {
+  return DenseTensor::empty(meta.dims, meta.dtype, place);
+}
+
+ScopedBackend::ScopedBackend(Backend backend) : previous_(t_backend_override) {
+  t_backend_override = backend;
+}
+ScopedBackend::~ScopedBackend() { t_backend_override = previous_; }
+
+}  // namespace skiff::ops

@@ -1,0 +1,264 @@
+#include "skiff/ops/kernels/cpu/onednn.h"
+
+#include <cstring>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <unordered_map>
+#include <vector>
+
+#include "skiff/base/error.h"
+
+namespace skiff::ops::cpu::onednn {
+
+namespace {
+
+using Key = std::vector<int64_t>;
+
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+int64_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+/// A created primitive and what executing it needs. `ok` is false when oneDNN has no
+/// implementation (cached too, so unsupported configurations are not retried).
+struct Entry {
+  bool ok = false;
+  dnnl::primitive prim;
+  dnnl::memory::desc src, wei, dst, scratch;
+  size_t scratch_bytes = 0;
+  // Convolution: the user's plain weights are reordered into the layout the primitive chose.
+  bool reorder_weights = false;
+  dnnl::primitive weights_reorder;
+  dnnl::memory::desc user_wei;
+};
+
+/// Thread-safe LRU of primitives. Creation runs outside the lock; a racing duplicate is dropped.
+class PrimitiveCache {
+ public:
+  explicit PrimitiveCache(size_t capacity) : capacity_(capacity) {}
+
+  template <typename Make>
+  std::shared_ptr<const Entry> get(const Key& key, const Make& make) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = map_.find(key);
+      if (it != map_.end()) {
+        order_.splice(order_.begin(), order_, it->second.second);
+        return it->second.first;
+      }
+    }
+    auto entry = std::make_shared<const Entry>(make());
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    if (it != map_.end()) return it->second.first;
+    order_.push_front(key);
+    map_.emplace(key, std::make_pair(entry, order_.begin()));
+    while (map_.size() > capacity_) {
+      map_.erase(order_.back());
+      order_.pop_back();
+    }
+    return entry;
+  }
+
+  int64_t size() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<int64_t>(map_.size());
+  }
+
+ private:
+  size_t capacity_;
+  std::mutex mu_;
+  std::list<Key> order_;
+  std::unordered_map<Key, std::pair<std::shared_ptr<const Entry>, std::list<Key>::iterator>,
+                     KeyHash>
+      map_;
+};
+
+PrimitiveCache& cache() {
+  static PrimitiveCache c(1024);
+  return c;
+}
+
+const dnnl::engine& engine() {
+  static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+dnnl::stream& stream() {
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
+dnnl::memory::data_type dnnl_type(DType d) {
+  return d == DType::kBFloat16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+}
+
+// Strides oneDNN accepts for a [batch, rows, cols] operand: size-1 dims get dense strides.
+// `flat`: a plain 2-D problem (batch 1), described in 2-D like a direct oneDNN user would.
+dnnl::memory::desc operand_desc(bool flat, DType dtype, int64_t batch, int64_t rows, int64_t cols,
+                                int64_t bs, int64_t rs, int64_t cs) {
+  if (cols == 1) cs = rows == 1 ? 1 : (rs == 1 ? rows : 1);
+  if (rows == 1) rs = cs == 1 ? cols : 1;
+  if (rows == 1 && cols == 1) rs = cs = 1;
+  if (batch == 1 || bs == 0) bs = rows * cols;
+  if (flat) return dnnl::memory::desc({rows, cols}, dnnl_type(dtype), {rs, cs});
+  return dnnl::memory::desc({batch, rows, cols}, dnnl_type(dtype), {bs, rs, cs});
+}
+
+// Runs a cached primitive with a scratchpad from Skiff's allocator.
+void execute(const Entry& e, std::unordered_map<int, dnnl::memory> args) {
+  DenseTensor scratch;
+  if (e.scratch_bytes > 0) {
+    scratch = DenseTensor::empty(Dims{static_cast<int64_t>(e.scratch_bytes)}, DType::kUInt8);
+    args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(e.scratch, engine(), scratch.raw_data()));
+  }
+  e.prim.execute(stream(), args);
+  stream().wait();
+}
+
+dnnl::primitive_attr base_attr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+}  // namespace
+
+bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Operand& a,
+          const Operand& b, void* c, float alpha, float beta) {
+  const int64_t ab = a.batch_stride == 0 ? 1 : batch, bb = b.batch_stride == 0 ? 1 : batch;
+  const bool flat = batch == 1;
+  const auto src = operand_desc(flat, dtype, ab, m, k, a.batch_stride, a.row_stride, a.col_stride);
+  const auto wei = operand_desc(flat, dtype, bb, k, n, b.batch_stride, b.row_stride, b.col_stride);
+  // Key: everything the primitive depends on (the data pointers are execution arguments).
+  Key key{0,
+          static_cast<int64_t>(dtype),
+          batch,
+          m,
+          n,
+          k,
+          ab,
+          bb,
+          src.data.format_desc.blocking.strides[0],
+          src.data.format_desc.blocking.strides[1],
+          flat ? -1 : src.data.format_desc.blocking.strides[2],
+          wei.data.format_desc.blocking.strides[0],
+          wei.data.format_desc.blocking.strides[1],
+          flat ? -1 : wei.data.format_desc.blocking.strides[2],
+          float_bits(alpha),
+          float_bits(beta)};
+  auto entry = cache().get(key, [&] {
+    Entry e;
+    const dnnl::memory::desc dst =
+        flat ? dnnl::memory::desc({m, n}, dnnl_type(dtype), {n, 1})
+             : dnnl::memory::desc({batch, m, n}, dnnl_type(dtype), {m * n, n, 1});
+    dnnl::primitive_attr attr = base_attr();
+    if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+    if (beta != 0.0f) {
+      dnnl::post_ops po;
+      po.append_sum(beta);
+      attr.set_post_ops(po);
+    }
+    try {
+      const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src, wei, dst), attr, engine());
+      e.prim = dnnl::matmul(pd);
+      e.src = src;
+      e.wei = wei;
+      e.dst = dst;
+      e.scratch = pd.scratchpad_desc();
+      e.scratch_bytes = e.scratch.get_size();
+      e.ok = true;
+    } catch (const dnnl::error&) {
+      e.ok = false;  // no implementation for this dtype/CPU
+    }
+    return e;
+  });
+  if (!entry->ok) return false;
+  execute(*entry,
+          {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), const_cast<void*>(a.data))},
+           {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), const_cast<void*>(b.data))},
+           {DNNL_ARG_DST, dnnl::memory(entry->dst, engine(), c)}});
+  return true;
+}
+
+bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
+            const DenseTensor& filter, DenseTensor& out) {
+  using tag = dnnl::memory::format_tag;
+  const auto dt = dnnl_type(dtype);
+  const int64_t G = g.groups;
+  Key key{1,          static_cast<int64_t>(dtype),
+          g.nhwc,     g.n,
+          g.c,        g.h,
+          g.w,        g.oc,
+          g.kh,       g.kw,
+          g.oh,       g.ow,
+          g.stride_h, g.stride_w,
+          g.dil_h,    g.dil_w,
+          g.pad_top,  g.pad_bottom,
+          g.pad_left, g.pad_right,
+          G};
+  auto entry = cache().get(key, [&] {
+    Entry e;
+    const tag layout = g.nhwc ? tag::nhwc : tag::nchw;
+    const dnnl::memory::desc src({g.n, g.c, g.h, g.w}, dt, layout);
+    const dnnl::memory::desc dst({g.n, g.oc, g.oh, g.ow}, dt, layout);
+    const dnnl::memory::desc user_wei =
+        G == 1 ? dnnl::memory::desc({g.oc, g.c, g.kh, g.kw}, dt, tag::oihw)
+               : dnnl::memory::desc({G, g.oc / G, g.c / G, g.kh, g.kw}, dt, tag::goihw);
+    // Weights in the layout the best implementation wants (NHWC needs blocked weights).
+    const dnnl::memory::desc any_wei(user_wei.dims(), dt, tag::any);
+    try {
+      const dnnl::convolution_forward::desc d(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any_wei,
+          dst, {g.stride_h, g.stride_w}, {g.dil_h - 1, g.dil_w - 1}, {g.pad_top, g.pad_left},
+          {g.pad_bottom, g.pad_right});
+      const dnnl::convolution_forward::primitive_desc pd(d, base_attr(), engine());
+      e.prim = dnnl::convolution_forward(pd);
+      e.src = src;
+      e.wei = pd.weights_desc();
+      e.dst = dst;
+      e.user_wei = user_wei;
+      if (e.wei != user_wei) {
+        e.reorder_weights = true;
+        e.weights_reorder =
+            dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user_wei, engine(), e.wei));
+      }
+      e.scratch = pd.scratchpad_desc();
+      e.scratch_bytes = e.scratch.get_size();
+      e.ok = true;
+    } catch (const dnnl::error&) {
+      e.ok = false;
+    }
+    return e;
+  });
+  if (!entry->ok) return false;
+  void* weights = filter.raw_data();
+  DenseTensor reordered;
+  if (entry->reorder_weights) {
+    reordered =
+        DenseTensor::empty(Dims{static_cast<int64_t>(entry->wei.get_size())}, DType::kUInt8);
+    dnnl::memory from(entry->user_wei, engine(), filter.raw_data());
+    dnnl::memory to(entry->wei, engine(), reordered.raw_data());
+    entry->weights_reorder.execute(stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+    weights = reordered.raw_data();
+  }
+  execute(*entry, {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), input.raw_data())},
+                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), weights)},
+                   {DNNL_ARG_DST, dnnl::memory(entry->dst, engine(), out.raw_data())}});
+  return true;
+}
+
+int64_t cached_primitives() { return cache().size(); }
+
+}  // namespace skiff::ops::cpu::onednn

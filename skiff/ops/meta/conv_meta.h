@@ -1,0 +1,52 @@
+// Infer-meta for convolution and pooling, and the window geometry their kernels share.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "skiff/core/tensor_impl.h"
+
+namespace skiff::ops::meta {
+
+/// Resolved 2-D window geometry (Paddle's padding rules already applied).
+struct Window2d {
+  bool nhwc = false;
+  int64_t n = 0, c = 0, h = 0, w = 0;  // input
+  int64_t oc = 0, oh = 0, ow = 0;      // output channels and spatial size
+  int64_t kh = 1, kw = 1;
+  int64_t stride_h = 1, stride_w = 1;
+  int64_t dil_h = 1, dil_w = 1;
+  int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+  int64_t groups = 1;
+};
+
+/// conv2d geometry: input [N, C, H, W] (or NHWC), filter [OC, C / groups, KH, KW]. paddings are
+/// [ph, pw] or [top, bottom, left, right]; "SAME" pads to ceil(in / stride) outputs with
+/// dilation 1 (as Paddle), "VALID" pads nothing.
+Window2d conv2d_window(std::string_view op, const Dims& input, const Dims& filter,
+                       const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                       const std::string& padding_algorithm, const std::vector<int64_t>& dilations,
+                       int64_t groups, const std::string& data_format);
+
+/// pool2d geometry (oc == c). For adaptive pooling kernel_size is the output size.
+Window2d pool2d_window(std::string_view op, const Dims& x, const std::vector<int64_t>& kernel_size,
+                       const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                       bool ceil_mode, const std::string& data_format, bool global_pooling,
+                       bool adaptive, const std::string& padding_algorithm);
+
+/// Output dims [N, OC, OH, OW] or [N, OH, OW, OC].
+Dims window_out_dims(const Window2d& g);
+
+void conv2d_meta(std::string_view op, const TensorMeta& input, const TensorMeta& filter,
+                 const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                 const std::string& padding_algorithm, const std::vector<int64_t>& dilations,
+                 int64_t groups, const std::string& data_format, TensorMeta* out);
+
+void pool2d_meta(std::string_view op, const TensorMeta& x, const std::vector<int64_t>& kernel_size,
+                 const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                 bool ceil_mode, bool exclusive, const std::string& data_format,
+                 const std::string& pooling_type, bool global_pooling, bool adaptive,
+                 const std::string& padding_algorithm, TensorMeta* out);
+
+}  // namespace skiff::ops::meta

@@ -1,0 +1,59 @@
+#include "skiff/runtime/eager/autograd_meta.h"
+
+#include "skiff/runtime/eager/grad_node.h"
+
+namespace skiff::autograd {
+
+AutogradMeta* autograd_meta(const Tensor& t) {
+  return static_cast<AutogradMeta*>(t.autograd_meta());
+}
+
+AutogradMeta& ensure_autograd_meta(const Tensor& t) {
+  SKIFF_ENFORCE(t.defined(), kPrecondition, "autograd", "tensor", "an initialized tensor",
+                "an undefined tensor");
+  if (auto* m = autograd_meta(t)) return *m;
+  auto meta = std::make_shared<AutogradMeta>();
+  AutogradMeta& ref = *meta;
+  t.set_autograd_meta(std::move(meta));
+  return ref;
+}
+
+bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = t.defined() ? autograd_meta(t) : nullptr;
+  return m != nullptr && !m->stop_gradient;
+}
+
+void set_stop_gradient(const Tensor& t, bool stop_gradient) {
+  if (!stop_gradient) {
+    SKIFF_ENFORCE(is_floating(t.dtype()), kTypeError, "stop_gradient", "tensor",
+                  "a floating point tensor to require gradients", t.dtype());
+  }
+  ensure_autograd_meta(t).stop_gradient = stop_gradient;
+}
+
+bool is_leaf(const Tensor& t) {
+  const AutogradMeta* m = autograd_meta(t);
+  return m == nullptr || m->grad_node == nullptr;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = autograd_meta(t);
+  if (m == nullptr || m->stop_gradient) return {};
+  if (m->grad_node) return {m->grad_node, m->output_nr};
+  std::shared_ptr<GradNode> acc = m->accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t.impl_ptr());
+    acc->input_metas().push_back({t.dtype(), t.dims()});
+    acc->output_metas().push_back({t.dtype(), t.dims()});
+    acc->set_place(t.place());
+    m->accumulator = acc;
+  }
+  return {acc, 0};
+}
+
+Tensor detach(const Tensor& t) {
+  SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "detach", "tensor", "a dense tensor", "another kind");
+  return Tensor(t.dense());  // a new impl sharing storage, with no autograd state
+}
+
+}  // namespace skiff::autograd

@@ -1,0 +1,32 @@
+// The backward engine: runs the recorded graph from the given outputs in dependency order with
+// a ready queue (no recursion, so graphs of any depth work), sums gradients per node input,
+// runs hooks, and either accumulates into leaves (backward) or returns the gradients of chosen
+// inputs (grad).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "skiff/core/tensor.h"
+
+namespace skiff::autograd {
+
+/// Tensor.backward() / paddle.autograd.backward: accumulates d(outputs)/d(leaf) into every leaf
+/// that requires grad. `grad_outputs` may be empty or hold undefined tensors: ones are used.
+void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs = {},
+              bool retain_graph = false);
+
+struct GradOptions {
+  /// Default: same as create_graph.
+  std::optional<bool> retain_graph = std::nullopt;
+  /// Record the backward computation, so the result can be differentiated again.
+  bool create_graph = false;
+  /// Return undefined tensors for inputs the outputs do not depend on (else an error).
+  bool allow_unused = false;
+};
+
+/// paddle.grad: the gradients of `outputs` with respect to `inputs`, without touching `.grad`.
+std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                         const std::vector<Tensor>& grad_outputs = {}, GradOptions options = {});
+
+}  // namespace skiff::autograd

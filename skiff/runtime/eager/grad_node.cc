@@ -1,0 +1,124 @@
+#include "skiff/runtime/eager/grad_node.h"
+
+#include <atomic>
+
+#include "skiff/ops/generated/api.h"
+#include "skiff/runtime/eager/grad_mode.h"
+
+namespace skiff::autograd {
+
+namespace {
+std::atomic<uint64_t> g_next_sequence_nr{0};
+
+// Destroying a long chain of nodes recursively would overflow the stack (graphs of 100k ops);
+// nodes whose last owner is a dying node are released from this list in a loop instead.
+thread_local std::vector<std::shared_ptr<GradNode>> t_pending_release;
+thread_local bool t_releasing = false;
+}  // namespace
+
+GradNode::GradNode() : sequence_nr_(g_next_sequence_nr.fetch_add(1)) {}
+
+GradNode::~GradNode() {
+  for (Edge& e : next_edges_) {
+    if (e.node) t_pending_release.push_back(std::move(e.node));
+  }
+  if (t_releasing) return;
+  t_releasing = true;
+  while (!t_pending_release.empty()) {
+    std::shared_ptr<GradNode> n = std::move(t_pending_release.back());
+    t_pending_release.pop_back();
+    n.reset();  // may push more nodes
+  }
+  t_releasing = false;
+}
+
+void GradNode::add_pre_hook(uint32_t output_nr, TensorHook hook) {
+  pre_hooks_[output_nr].push_back(std::move(hook));
+}
+
+AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::move(leaf)) {}
+
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>& grads) {
+  const Tensor& g = grads[0];
+  if (!g.defined()) return {};
+  Tensor leaf(leaf_);
+  AutogradMeta& m = ensure_autograd_meta(leaf);
+  if (!m.grad.defined()) {
+    // Keep the graph of the gradient only when it is being built (create_graph).
+    m.grad = grad_enabled() ? g : detach(g);
+  } else {
+    m.grad = grad_enabled() ? skiff::add(m.grad, g) : detach(skiff::add(m.grad, g));
+  }
+  return {};
+}
+
+void set_history(const std::shared_ptr<GradNode>& node, const std::vector<const Tensor*>& inputs,
+                 const std::vector<Tensor*>& outputs) {
+  auto& edges = node->next_edges();
+  edges.reserve(inputs.size());
+  node->input_metas().reserve(inputs.size());
+  for (const Tensor* in : inputs) {
+    if (in && in->defined()) {
+      edges.push_back(gradient_edge(*in));
+      node->input_metas().push_back({in->dtype(), in->dims()});
+    } else {
+      edges.push_back({});
+      node->input_metas().push_back({});
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Tensor* out = outputs[i];
+    node->output_metas().push_back({out->dtype(), out->dims()});
+    if (i == 0) node->set_place(out->place());
+    if (!is_floating(out->dtype())) continue;  // integer outputs (indices) carry no gradient
+    AutogradMeta& m = ensure_autograd_meta(*out);
+    m.stop_gradient = false;
+    m.grad_node = node;
+    m.output_nr = static_cast<uint32_t>(i);
+  }
+}
+
+bool should_record(std::initializer_list<const Tensor*> inputs) {
+  if (!grad_enabled()) return false;
+  for (const Tensor* t : inputs) {
+    if (t && requires_grad(*t)) return true;
+  }
+  return false;
+}
+
+bool should_record(const std::vector<Tensor>& inputs) {
+  if (!grad_enabled()) return false;
+  for (const Tensor& t : inputs) {
+    if (requires_grad(t)) return true;
+  }
+  return false;
+}
+
+void register_hook(const Tensor& t, TensorHook hook) {
+  Edge e = gradient_edge(t);
+  SKIFF_ENFORCE(e.valid(), kPrecondition, "register_hook", "tensor",
+                "a tensor that requires grad (stop_gradient=False)", "stop_gradient=True");
+  e.node->add_pre_hook(e.input_nr, std::move(hook));
+}
+
+void retain_grads(const Tensor& t) {
+  AutogradMeta* m = autograd_meta(t);
+  if (m == nullptr || m->grad_node == nullptr || m->retain_grads) return;  // leaves keep grads
+  m->retain_grads = true;
+  std::weak_ptr<TensorImpl> weak = t.impl_ptr();
+  m->grad_node->add_pre_hook(m->output_nr, [weak](const Tensor& g) {
+    if (auto impl = weak.lock()) {
+      AutogradMeta& meta = ensure_autograd_meta(Tensor(impl));
+      meta.grad = meta.grad.defined() ? skiff::add(meta.grad, detach(g)) : detach(g);
+    }
+    return Tensor();
+  });
+}
+
+void throw_no_vjp_rule(const char* op) {
+  SKIFF_THROW(kUnimplemented, op, "", "a VJP rule (an input requires a gradient)",
+              "no rule is defined for this op yet; set stop_gradient=True on its inputs or "
+              "run it under no_grad");
+}
+
+}  // namespace skiff::autograd

@@ -1,0 +1,72 @@
+// The op database for generic tests (PyTorch's OpInfo idea): per op, sample inputs and how to
+// generate their values. The consistency test runs every op on every CPU dtype it declares,
+// contiguous and strided, against the float64 reference backend. Each op family registers its
+// entries in its own op_db_<family>.cc.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "op_test_util.h"
+#include "skiff/ops/op_schema.h"
+
+namespace skiff::testing {
+
+struct OpSample {
+  /// Shapes per tensor argument, in record order: one shape for Tensor, any number for
+  /// Tensor[], zero or one for Tensor?.
+  std::vector<std::vector<Dims>> shapes;
+  std::map<std::string, ops::AttrValue> attrs;
+};
+
+/// Makes the input for tensor argument `arg` (record order) of a sample; default: random values
+/// of the tested dtype in the op's domain.
+using InputMaker =
+    std::function<DenseTensor(int arg, const Dims& dims, DType dtype, std::mt19937_64& rng)>;
+
+struct OpInfo {
+  std::string name;
+  std::vector<OpSample> samples;
+  Domain domain = Domain::kAny;
+  /// Per tensor argument, a maker overriding the default (e.g. integer indices, labels).
+  std::map<int, InputMaker> input_makers;
+  /// Multiplies the dtype tolerances (ops that amplify rounding, e.g. long reductions).
+  double tolerance_scale = 1.0;
+  /// Tensor arguments whose dtype stays fixed (e.g. int64 indices) instead of the tested dtype.
+  std::map<int, DType> fixed_dtypes;
+  /// Compare outputs only at these indices (e.g. skip a data-dependent second output).
+  std::optional<std::vector<int>> compared_outputs;
+  /// Skip the strided-input variant (ops whose kernels are given views on purpose).
+  bool skip_noncontiguous = false;
+  /// Finite-difference checks of the VJP rule (float64), first and second order.
+  bool check_grad = true;
+  bool check_gradgrad = true;
+};
+
+class OpDb {
+ public:
+  void add(OpInfo info);
+  const std::map<std::string, OpInfo>& infos() const { return infos_; }
+  static const OpDb& get();
+
+ private:
+  std::map<std::string, OpInfo> infos_;
+};
+
+// One per family; each file adds the entries of its ops.
+void add_elementwise_op_infos(OpDb& db);
+void add_unary_op_infos(OpDb& db);
+void add_activation_op_infos(OpDb& db);
+void add_reduction_op_infos(OpDb& db);
+void add_linalg_op_infos(OpDb& db);
+void add_nn_op_infos(OpDb& db);
+void add_manipulation_op_infos(OpDb& db);
+void add_creation_op_infos(OpDb& db);
+
+/// Shorthand for a sample with one shape per tensor argument.
+OpSample sample(std::vector<Dims> shapes, std::map<std::string, ops::AttrValue> attrs = {});
+
+}  // namespace skiff::testing

@@ -1,0 +1,103 @@
+// Finite-difference gradient checks for every op with a VJP rule, generated from the op table:
+// float64 inputs from the op database's samples; first order for all, second order for ops whose
+// entry allows it.
+#include <gtest/gtest.h>
+
+#include "gradcheck.h"
+#include "op_db.h"
+#include "skiff/runtime/eager/autograd_meta.h"
+#include "skiff/runtime/eager/call_op.h"
+
+namespace skiff::testing {
+namespace {
+
+// Float64 inputs for one sample; arguments with a VJP rule require grad.
+std::vector<Tensor> make_inputs(const OpInfo& info, const ops::OpSchema& s, const OpSample& sample,
+                                std::vector<size_t>* list_sizes) {
+  std::mt19937_64 rng(99);
+  std::vector<Tensor> flat;
+  size_t arg = 0;
+  for (const auto& a : s.args) {
+    if (!ops::is_tensor_kind(a.kind)) continue;
+    const bool wants_grad =
+        std::find(s.grad_inputs.begin(), s.grad_inputs.end(), a.name) != s.grad_inputs.end();
+    const auto fixed = info.fixed_dtypes.find(static_cast<int>(arg));
+    const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : DType::kFloat64;
+    for (const Dims& dims : sample.shapes[arg]) {
+      auto maker = info.input_makers.find(static_cast<int>(arg));
+      DenseTensor t = maker != info.input_makers.end()
+                          ? maker->second(static_cast<int>(arg), dims, d, rng)
+                          : random_tensor(dims, d, info.domain, rng);
+      Tensor tt(t);
+      if (wants_grad && is_floating(t.dtype())) autograd::set_stop_gradient(tt, false);
+      flat.push_back(tt);
+    }
+    list_sizes->push_back(sample.shapes[arg].size());
+    ++arg;
+  }
+  return flat;
+}
+
+TensorFn op_fn(const ops::OpSchema& s, const OpSample& sample,
+               const std::vector<size_t>& list_sizes) {
+  return [&s, &sample, list_sizes](const std::vector<Tensor>& flat) {
+    TensorLists in;
+    size_t k = 0;
+    for (size_t n : list_sizes) {
+      in.emplace_back(flat.begin() + k, flat.begin() + k + n);
+      k += n;
+    }
+    std::vector<Tensor> outs;
+    for (auto& list : call_op(s.name, in, sample.attrs)) {
+      for (auto& t : list) outs.push_back(t);
+    }
+    return outs;
+  };
+}
+
+class OpGradcheck : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OpGradcheck, FirstAndSecondOrder) {
+  const OpInfo& info = OpDb::get().infos().at(GetParam());
+  const ops::OpSchema& s = ops::op_schema(info.name);
+  for (size_t k = 0; k < info.samples.size(); ++k) {
+    const OpSample& sample = info.samples[k];
+    if (sample.shapes.size() > 0 && sample.shapes[0].size() == 1 &&
+        sample.shapes[0][0].numel() > 256) {
+      continue;  // finite differences cost one forward per element: keep to small samples
+    }
+    std::vector<size_t> sizes;
+    const auto inputs = make_inputs(info, s, sample, &sizes);
+    const auto fn = op_fn(s, sample, sizes);
+    // Finite differences need float64 results: skip samples whose outputs are integers or
+    // lower-precision floats (e.g. cast to float32).
+    bool all_float64 = true, any_float = false;
+    for (const Tensor& t : fn(inputs)) {
+      if (!is_floating(t.dtype())) continue;
+      any_float = true;
+      all_float64 = all_float64 && t.dtype() == DType::kFloat64;
+    }
+    if (!any_float || !all_float64) continue;
+    const std::string first = gradcheck(fn, inputs);
+    EXPECT_TRUE(first.empty()) << s.name << " sample " << k << ": " << first;
+    if (info.check_gradgrad && first.empty()) {
+      const std::string second = gradgradcheck(fn, inputs);
+      EXPECT_TRUE(second.empty()) << s.name << " sample " << k << ": " << second;
+    }
+  }
+}
+
+std::vector<std::string> differentiable_ops() {
+  std::vector<std::string> names;
+  for (const auto& [name, info] : OpDb::get().infos()) {
+    const auto& s = ops::op_schema(name);
+    if (s.differentiable && !s.grad_inputs.empty() && info.check_grad) names.push_back(name);
+  }
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpGradcheck, ::testing::ValuesIn(differentiable_ops()),
+                         [](const auto& p) { return p.param; });
+
+}  // namespace
+}  // namespace skiff::testing
