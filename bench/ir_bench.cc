@@ -39,26 +39,26 @@ void build(Program& p, size_t target_ops) {
   // Each block adds 14 ops; count them here (Program::num_ops walks the whole program).
   for (size_t i = 0, ops = 1; ops < target_ops; ++i, ops += 14) {
     b.set_loc(LocAttr::get(ctx, "model.py", static_cast<int64_t>(i), 1));
-    Value w = ParameterOp::build(b, skiff::str("w", i),
-                                 TensorType::get(ctx, DataType::kFloat32, {d, d}))
-                  .operation()
-                  ->result(0);
-    Value bias = ParameterOp::build(b, skiff::str("b", i),
-                                    TensorType::get(ctx, DataType::kFloat32, {d}))
-                     .operation()
-                     ->result(0);
+    Value w =
+        ParameterOp::build(b, skiff::str("w", i), TensorType::get(ctx, DataType::kFloat32, {d, d}))
+            .operation()
+            ->result(0);
+    Value bias =
+        ParameterOp::build(b, skiff::str("b", i), TensorType::get(ctx, DataType::kFloat32, {d}))
+            .operation()
+            ->result(0);
     Value a = b.build<op::MatmulOp>(x, w).out();
     Value s = b.build<op::AddOp>(a, bias).out();
     Value c = b.build<op::ReluOp>(s).out();
-    Value id = b.build<op::ScaleOp>(c, 1.0, 0.0).out();       // identity: canonicalize
-    Value dup = b.build<op::ReluOp>(s).out();                 // duplicate: CSE
+    Value id = b.build<op::ScaleOp>(c, 1.0, 0.0).out();  // identity: canonicalize
+    Value dup = b.build<op::ReluOp>(s).out();            // duplicate: CSE
     Value f = b.build<op::AddOp>(id, dup).out();
     Value t1 = b.build<op::TransposeOp>(f, std::vector<int64_t>{1, 0}).out();
     Value t2 = b.build<op::TransposeOp>(t1, std::vector<int64_t>{1, 0}).out();  // cancels
     Value k = b.build<op::FullOp>(std::vector<int64_t>{d}, 0.5, DataType::kFloat32).out();
-    Value k2 = b.build<op::ScaleOp>(k, 2.0, 1.0).out();      // folds
+    Value k2 = b.build<op::ScaleOp>(k, 2.0, 1.0).out();  // folds
     Value g = b.build<op::AddOp>(t2, k2).out();
-    b.build<op::ExpOp>(g);                                    // dead: DCE
+    b.build<op::ExpOp>(g);  // dead: DCE
     x = g;
   }
   ShadowOutputOp::build(b, x, "out");

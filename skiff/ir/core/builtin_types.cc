@@ -15,12 +15,18 @@ struct DTypeName {
   std::string_view long_name;
 };
 constexpr DTypeName kDTypeNames[] = {
-    {DataType::kUndefined, "undefined", "undefined"}, {DataType::kBool, "bool", "bool"},
-    {DataType::kInt8, "i8", "int8"},                  {DataType::kInt16, "i16", "int16"},
-    {DataType::kInt32, "i32", "int32"},               {DataType::kInt64, "i64", "int64"},
-    {DataType::kUInt8, "u8", "uint8"},                {DataType::kFloat16, "f16", "float16"},
-    {DataType::kBFloat16, "bf16", "bfloat16"},        {DataType::kFloat32, "f32", "float32"},
-    {DataType::kFloat64, "f64", "float64"},           {DataType::kComplex64, "c64", "complex64"},
+    {DataType::kUndefined, "undefined", "undefined"},
+    {DataType::kBool, "bool", "bool"},
+    {DataType::kInt8, "i8", "int8"},
+    {DataType::kInt16, "i16", "int16"},
+    {DataType::kInt32, "i32", "int32"},
+    {DataType::kInt64, "i64", "int64"},
+    {DataType::kUInt8, "u8", "uint8"},
+    {DataType::kFloat16, "f16", "float16"},
+    {DataType::kBFloat16, "bf16", "bfloat16"},
+    {DataType::kFloat32, "f32", "float32"},
+    {DataType::kFloat64, "f64", "float64"},
+    {DataType::kComplex64, "c64", "complex64"},
     {DataType::kComplex128, "c128", "complex128"},
 };
 constexpr std::string_view kLayoutNames[] = {"any", "NCHW", "NHWC", "NCDHW", "NDHWC"};
@@ -70,8 +76,7 @@ struct TensorTypeStorage : StorageBase {
   TensorTypeStorage(IrContext* c, DataType d, std::span<const int64_t> s, Layout l)
       : dtype(d), shape(s.begin(), s.end()), layout(l), ctx(c) {}
   static size_t hash_key(IrContext*, DataType d, std::span<const int64_t> s, Layout l) {
-    return hash_combine(hash_combine(static_cast<size_t>(d), hash_span(s)),
-                        static_cast<size_t>(l));
+    return hash_combine(hash_combine(static_cast<size_t>(d), hash_span(s)), static_cast<size_t>(l));
   }
   bool equals(IrContext*, DataType d, std::span<const int64_t> s, Layout l) const {
     return d == dtype && l == layout && span_eq(s, shape);

@@ -34,7 +34,7 @@ class Dialect {
     info->dialect = this;
     info->ctx = ctx_;
     info->verify = &OpT::verify;
-    if constexpr (requires(OpInfo& i) { OpT::populate(i); }) OpT::populate(*info);
+    if constexpr (requires(OpInfo & i) { OpT::populate(i); }) OpT::populate(*info);
     return ctx_->register_op(std::move(info));
   }
   /// Registers a type or attribute kind owned by this dialect.

@@ -25,7 +25,8 @@ struct InferMetaConcept {
 class InferMetaInterface : public OpInterface<InferMetaInterface, InferMetaConcept> {
  public:
   using OpInterface::OpInterface;
-  std::vector<Type> infer(std::span<const Type> inputs, std::span<const NamedAttribute> attrs) const;
+  std::vector<Type> infer(std::span<const Type> inputs,
+                          std::span<const NamedAttribute> attrs) const;
 };
 
 /// Folds an op whose operands are constants. `operands[i]` is the constant attribute of operand i

@@ -49,7 +49,7 @@ struct OpInfo {
     if (it != traits.end() && *it == id) return;
     traits.insert(it, id);
     trait_names.push_back(Trait::kName);
-    if constexpr (requires(Operation* op) { Trait::verify(op); }) {
+    if constexpr (requires(Operation * op) { Trait::verify(op); }) {
       trait_verifiers.push_back(&Trait::verify);
     }
   }

@@ -10,8 +10,8 @@ namespace skiff::ir {
 
 std::string_view arg_kind_name(ArgKind k) {
   static constexpr std::string_view kNames[] = {
-      "Tensor", "Tensor[]", "Tensor?", "int",   "int64_t", "float",    "double", "bool",
-      "str",    "int[]",    "int64_t[]", "float[]", "Scalar", "DataType", "Place"};
+      "Tensor", "Tensor[]", "Tensor?",   "int",     "int64_t", "float",    "double", "bool",
+      "str",    "int[]",    "int64_t[]", "float[]", "Scalar",  "DataType", "Place"};
   return kNames[static_cast<int>(k)];
 }
 
@@ -77,16 +77,15 @@ bool attr_matches(ArgKind k, Attribute a) {
 }
 
 void verify_schema(Operation* op, const OpSchema& s) {
-  SKIFF_ENFORCE(op->num_operands() == s.inputs.size(), kInvalidArgument, op->describe(),
-                "operands", str(s.inputs.size(), " operands"), op->num_operands());
-  SKIFF_ENFORCE(op->num_results() == s.outputs.size(), kInvalidArgument, op->describe(),
-                "results", str(s.outputs.size(), " results"), op->num_results());
+  SKIFF_ENFORCE(op->num_operands() == s.inputs.size(), kInvalidArgument, op->describe(), "operands",
+                str(s.inputs.size(), " operands"), op->num_operands());
+  SKIFF_ENFORCE(op->num_results() == s.outputs.size(), kInvalidArgument, op->describe(), "results",
+                str(s.outputs.size(), " results"), op->num_results());
   for (size_t i = 0; i < s.inputs.size(); ++i) {
     Value v = op->operand(static_cast<uint32_t>(i));
     Type t = v ? v.type() : Type();
-    SKIFF_ENFORCE(value_matches(s.inputs[i].kind, t), kTypeError, op->describe(),
-                  s.inputs[i].name, std::string("a ") + std::string(arg_kind_name(s.inputs[i].kind)),
-                  to_string(t));
+    SKIFF_ENFORCE(value_matches(s.inputs[i].kind, t), kTypeError, op->describe(), s.inputs[i].name,
+                  std::string("a ") + std::string(arg_kind_name(s.inputs[i].kind)), to_string(t));
   }
   for (size_t i = 0; i < s.outputs.size(); ++i) {
     Type t = op->result_type(static_cast<uint32_t>(i));

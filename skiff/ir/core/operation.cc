@@ -115,10 +115,9 @@ Attribute Operation::attr(std::string_view name) const {
   return Attribute();
 }
 void Operation::set_attr(std::string_view name, Attribute value) {
-  auto it = std::lower_bound(attrs_.begin(), attrs_.end(), name,
-                             [](const NamedAttribute& a, std::string_view n) {
-                               return a.name.value() < n;
-                             });
+  auto it = std::lower_bound(
+      attrs_.begin(), attrs_.end(), name,
+      [](const NamedAttribute& a, std::string_view n) { return a.name.value() < n; });
   if (it != attrs_.end() && it->name.value() == name) {
     it->value = value;
     return;
@@ -129,12 +128,13 @@ void Operation::remove_attr(std::string_view name) {
   std::erase_if(attrs_, [&](const NamedAttribute& a) { return a.name.value() == name; });
 }
 void Operation::sort_attrs(const OpInfo* info, std::vector<NamedAttribute>& attrs) {
-  std::stable_sort(attrs.begin(), attrs.end(), [](const NamedAttribute& a, const NamedAttribute& b) {
-    return a.name.value() < b.name.value();
-  });
+  std::stable_sort(attrs.begin(), attrs.end(),
+                   [](const NamedAttribute& a, const NamedAttribute& b) {
+                     return a.name.value() < b.name.value();
+                   });
   for (size_t i = 1; i < attrs.size(); ++i) {
-    SKIFF_ENFORCE(attrs[i].name != attrs[i - 1].name, kInvalidArgument, info->name,
-                  "attributes", "unique names", str("'", attrs[i].name.value(), "' twice"));
+    SKIFF_ENFORCE(attrs[i].name != attrs[i - 1].name, kInvalidArgument, info->name, "attributes",
+                  "unique names", str("'", attrs[i].name.value(), "' twice"));
   }
 }
 void Operation::set_attrs(std::vector<NamedAttribute> attrs) {
@@ -316,8 +316,8 @@ void SameOperandsAndResultShapeTrait::verify(Operation* op) {
   for (Type t : op->result_types()) types.push_back(t);
   for (size_t i = 1; i < types.size(); ++i) {
     if (!types[i] || !types[0]) continue;
-    SKIFF_ENFORCE(shapes_compatible(types[0], types[i]), kInvalidArgument, op->describe(),
-                  "types", "operands and results of the same shape", "mismatching shapes");
+    SKIFF_ENFORCE(shapes_compatible(types[0], types[i]), kInvalidArgument, op->describe(), "types",
+                  "operands and results of the same shape", "mismatching shapes");
   }
 }
 

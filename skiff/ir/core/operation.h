@@ -49,7 +49,9 @@ class Operation {
   // Operands ------------------------------------------------------------------------------------
   uint32_t num_operands() const { return num_operands_; }
   OpOperand& op_operand(uint32_t i) { return operands_begin()[i]; }
-  Value operand(uint32_t i) const { return const_cast<Operation*>(this)->operands_begin()[i].get(); }
+  Value operand(uint32_t i) const {
+    return const_cast<Operation*>(this)->operands_begin()[i].get();
+  }
   void set_operand(uint32_t i, Value v) { op_operand(i).set(v); }
   std::vector<Value> operands() const;
   std::span<OpOperand> op_operands() { return {operands_begin(), num_operands_}; }
@@ -57,7 +59,9 @@ class Operation {
 
   // Results -------------------------------------------------------------------------------------
   uint32_t num_results() const { return num_results_; }
-  Value result(uint32_t i) const { return Value(const_cast<detail::ValueImpl*>(&results_begin()[i])); }
+  Value result(uint32_t i) const {
+    return Value(const_cast<detail::ValueImpl*>(&results_begin()[i]));
+  }
   Type result_type(uint32_t i) const { return results_begin()[i].type; }
   std::vector<Value> results() const;
   std::vector<Type> result_types() const;

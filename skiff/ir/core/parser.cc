@@ -127,7 +127,8 @@ std::string AsmParser::parse_string() {
       out += '\t';
     } else if (e == '"' || e == '\\') {
       out += e;
-    } else if (e == 'x' && pos_ + 2 <= text_.size() && std::isxdigit(static_cast<unsigned char>(text_[pos_])) &&
+    } else if (e == 'x' && pos_ + 2 <= text_.size() &&
+               std::isxdigit(static_cast<unsigned char>(text_[pos_])) &&
                std::isxdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
       out += static_cast<char>(std::stoi(std::string(text_.substr(pos_, 2)), nullptr, 16));
       pos_ += 2;
@@ -139,7 +140,8 @@ std::string AsmParser::parse_string() {
   return out;
 }
 
-// Types --------------------------------------------------------------------------------------------
+// Types
+// --------------------------------------------------------------------------------------------
 Type AsmParser::parse_type() {
   enter();
   Type t;
@@ -308,7 +310,8 @@ Attribute AsmParser::parse_attr() {
   return a;
 }
 
-// Ops ----------------------------------------------------------------------------------------------
+// Ops
+// ----------------------------------------------------------------------------------------------
 std::string AsmParser::parse_value_name() {
   if (peek() != '%') error("a value name (%...)");
   size_t start = pos_++;
@@ -453,7 +456,8 @@ Operation* AsmParser::parse_op(Block* block) {
     block->push_back(op);
   }
   std::unique_ptr<Operation, OpDeleter> guard(block ? nullptr : op);
-  for (size_t i = 0; i < regions.size(); ++i) op->region(static_cast<uint32_t>(i)).take_body(*regions[i]);
+  for (size_t i = 0; i < regions.size(); ++i)
+    op->region(static_cast<uint32_t>(i)).take_body(*regions[i]);
   for (size_t i = 0; i < result_names.size(); ++i) {
     define_value(result_names[i], op->result(static_cast<uint32_t>(i)));
   }

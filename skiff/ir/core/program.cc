@@ -16,10 +16,9 @@ Program::Program(IrContext* ctx) : ctx_(ctx) {
 Program::~Program() { module_->destroy(); }
 
 std::unique_ptr<Program> Program::adopt(IrContext* ctx, Operation* module) {
-  SKIFF_ENFORCE(module->isa<ModuleOp>() && module->num_regions() == 1 &&
-                    module->region(0).size() == 1,
-                kInvalidArgument, "program", "module", "a builtin.module op with one block",
-                module->name());
+  SKIFF_ENFORCE(
+      module->isa<ModuleOp>() && module->num_regions() == 1 && module->region(0).size() == 1,
+      kInvalidArgument, "program", "module", "a builtin.module op with one block", module->name());
   return std::unique_ptr<Program>(new Program(ctx, module));
 }
 

@@ -128,9 +128,7 @@ struct Value::UseRange {
 
 inline Value::UseRange Value::uses() const { return UseRange{impl_->first_use}; }
 
-inline bool Value::has_one_use() const {
-  return impl_->first_use && !impl_->first_use->next_use();
-}
+inline bool Value::has_one_use() const { return impl_->first_use && !impl_->first_use->next_use(); }
 inline size_t Value::use_count() const {
   size_t n = 0;
   for (OpOperand* u = impl_->first_use; u; u = u->next_use()) ++n;

@@ -59,10 +59,10 @@ void ConstantOp::populate(OpInfo& info) { info.add_traits<PureTrait, ConstantLik
 void ConstantOp::verify(Operation* op) {
   expect_counts(op, 0, 1);
   Attribute v = op->attr("value");
-  SKIFF_ENFORCE(v && (v.isa<FloatAttr>() || v.isa<IntAttr>() || v.isa<BoolAttr>() ||
-                      v.isa<ArrayAttr>()),
-                kInvalidArgument, op->describe(), "value", "a number, bool or array",
-                v ? to_string(v) : "none");
+  SKIFF_ENFORCE(
+      v && (v.isa<FloatAttr>() || v.isa<IntAttr>() || v.isa<BoolAttr>() || v.isa<ArrayAttr>()),
+      kInvalidArgument, op->describe(), "value", "a number, bool or array",
+      v ? to_string(v) : "none");
   auto t = op->result_type(0).dyn_cast<TensorType>();
   SKIFF_ENFORCE(t, kTypeError, op->describe(), "result", "a tensor type",
                 to_string(op->result_type(0)));

@@ -40,8 +40,8 @@ void expect_single_block(Operation* op, uint32_t r, std::string_view what) {
 
 void IfOp::populate(OpInfo& info) { info.add_trait<PureTrait>(); }
 void IfOp::verify(Operation* op) {
-  SKIFF_ENFORCE(op->num_operands() == 1 && op->num_regions() == 2, kInvalidArgument,
-                op->describe(), "structure", "1 operand (cond) and 2 regions (then, else)",
+  SKIFF_ENFORCE(op->num_operands() == 1 && op->num_regions() == 2, kInvalidArgument, op->describe(),
+                "structure", "1 operand (cond) and 2 regions (then, else)",
                 str(op->num_operands(), " operands, ", op->num_regions(), " regions"));
   verify_cond(op, op->operand(0));
   expect_single_block(op, 0, "then");
@@ -62,8 +62,8 @@ IfOp IfOp::build(Builder& b, Value cond, std::span<const Type> result_types) {
 }
 
 void WhileOp::verify(Operation* op) {
-  SKIFF_ENFORCE(op->num_operands() >= 1 && op->num_regions() == 1, kInvalidArgument,
-                op->describe(), "structure", "operands (cond, inits...) and 1 region",
+  SKIFF_ENFORCE(op->num_operands() >= 1 && op->num_regions() == 1, kInvalidArgument, op->describe(),
+                "structure", "operands (cond, inits...) and 1 region",
                 str(op->num_operands(), " operands, ", op->num_regions(), " regions"));
   verify_cond(op, op->operand(0));
   expect_single_block(op, 0, "body");

@@ -5,9 +5,7 @@
 
 namespace skiff::ir {
 
-std::string Place::to_string() const {
-  return device < 0 ? backend : str(backend, ":", device);
-}
+std::string Place::to_string() const { return device < 0 ? backend : str(backend, ":", device); }
 
 namespace {
 struct PlacedStorage : StorageBase {
@@ -100,8 +98,8 @@ Attribute KernelDialect::parse_attr(std::string_view mnemonic, AsmParser& p) {
 
 DenseTensorOnPlaceType DenseTensorOnPlaceType::get(IrContext* ctx, const Place& place,
                                                    TensorType tensor) {
-  return DenseTensorOnPlaceType(ctx->get_storage<PlacedStorage>(
-      ctx->kind_of<DenseTensorOnPlaceType>(), place, tensor));
+  return DenseTensorOnPlaceType(
+      ctx->get_storage<PlacedStorage>(ctx->kind_of<DenseTensorOnPlaceType>(), place, tensor));
 }
 bool DenseTensorOnPlaceType::classof(Type t) {
   return t.kind_id() == type_id<DenseTensorOnPlaceType>();
@@ -142,9 +140,8 @@ void KernelCallOp::verify(Operation* op) {
                   "a placed tensor (!kernel.dense)", to_string(op->result_type(i)));
   }
 }
-KernelCallOp KernelCallOp::build(Builder& b, std::string_view op_name,
-                                 std::string_view kernel_name, KernelKeyAttr key,
-                                 std::span<const Value> inputs,
+KernelCallOp KernelCallOp::build(Builder& b, std::string_view op_name, std::string_view kernel_name,
+                                 KernelKeyAttr key, std::span<const Value> inputs,
                                  std::span<const Type> result_types,
                                  std::vector<NamedAttribute> attrs) {
   attrs.push_back(b.named("op_name", b.str_attr(op_name)));

@@ -126,14 +126,15 @@ std::vector<Type> matmul_like(Types in, Attrs attrs, std::string_view name) {
   TensorType x = tensor_arg(in, 0, name), y = tensor_arg(in, 1, name);
   SKIFF_ENFORCE(x.rank() >= 2 && y.rank() >= 2, kInvalidArgument, name, "x, y", "rank >= 2",
                 str(x.rank(), ", ", y.rank()));
-  std::vector<int64_t> xs(x.shape().begin(), x.shape().end()), ys(y.shape().begin(), y.shape().end());
+  std::vector<int64_t> xs(x.shape().begin(), x.shape().end()),
+      ys(y.shape().begin(), y.shape().end());
   if (bool_of(attrs, "transpose_x")) std::swap(xs[xs.size() - 1], xs[xs.size() - 2]);
   if (bool_of(attrs, "transpose_y")) std::swap(ys[ys.size() - 1], ys[ys.size() - 2]);
   int64_t k1 = xs.back(), k2 = ys[ys.size() - 2];
   SKIFF_ENFORCE(k1 == k2 || k1 == kDynamic || k2 == kDynamic, kInvalidArgument, name, "y",
                 str("dims[-2] == ", k1, " (x.dims[-1])"), k2);
-  std::vector<int64_t> out = broadcast(std::span(xs).first(xs.size() - 2),
-                                       std::span(ys).first(ys.size() - 2), name);
+  std::vector<int64_t> out =
+      broadcast(std::span(xs).first(xs.size() - 2), std::span(ys).first(ys.size() - 2), name);
   out.push_back(xs[xs.size() - 2]);
   out.push_back(ys.back());
   return one(x.with_shape(out));

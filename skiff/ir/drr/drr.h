@@ -68,7 +68,7 @@ AttrSpec compute(AttrFn fn);
 struct OpNode {
   std::string name;
   std::vector<std::pair<std::string, AttrSpec>> attrs;
-  std::vector<std::string> inputs;   // "" for an absent optional input
+  std::vector<std::string> inputs;  // "" for an absent optional input
   std::vector<std::string> outputs;
 };
 

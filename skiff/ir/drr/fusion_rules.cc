@@ -48,10 +48,9 @@ void add_rms_norm_fusion(RewritePatternSet& patterns) {
            m.type("eps_t").numel() == 1;
   });
   auto& res = rule.result();
-  res.op("op.rms_norm",
-         {{"epsilon", drr::compute([](const MatchContext& m) -> Attribute {
-             return FloatAttr::get(m.context(), m.attr_double("eps"));
-           })}})({"x", "w"}, {"out", "inv_rms"});
+  res.op("op.rms_norm", {{"epsilon", drr::compute([](const MatchContext& m) -> Attribute {
+                            return FloatAttr::get(m.context(), m.attr_double("eps"));
+                          })}})({"x", "w"}, {"out", "inv_rms"});
   patterns.add(rule.build(ctx));
 }
 
@@ -70,10 +69,9 @@ void add_rotary_fusion(RewritePatternSet& patterns) {
   drr::Rule rule("rotary_embedding_fusion");
   auto& src = rule.source();
   src.op("op.split", {{"sections", bind("sections")}, {"axis", bind("split_axis")}})({"x"},
-                                                                                      {"halves"});
+                                                                                     {"halves"});
   src.op("builtin.split")({"halves"}, {"x1", "x2"});
-  src.op("op.scale", {{"scale", bind("neg")},
-                      {"bias", bind("bias")}})({"x2"}, {"neg_x2"});
+  src.op("op.scale", {{"scale", bind("neg")}, {"bias", bind("bias")}})({"x2"}, {"neg_x2"});
   src.op("builtin.combine")({"neg_x2", "x1"}, {"parts"});
   src.op("op.concat", {{"axis", bind("cat_axis")}})({"parts"}, {"rot"});
   src.op("op.multiply")({"x", "cos"}, {"xc"});

@@ -182,7 +182,8 @@ class ConstantFoldPass : public Pass {
     auto t = type.dyn_cast<TensorType>();
     if (t && value.isa<FloatAttr>() && is_floating(t.dtype()) &&
         b.context()->find_op(op::FullOp::kName)) {
-      return op::FullOp::build_typed(b, {&type, 1}, std::vector<int64_t>(t.shape().begin(), t.shape().end()),
+      return op::FullOp::build_typed(b, {&type, 1},
+                                     std::vector<int64_t>(t.shape().begin(), t.shape().end()),
                                      value.cast<FloatAttr>().value(), t.dtype())
           .out();
     }

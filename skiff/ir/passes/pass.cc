@@ -16,8 +16,8 @@ class TimingInstrumentation : public PassInstrumentation {
   explicit TimingInstrumentation(std::ostream& os) : os_(os) {}
   void before_pass(Pass&, Operation*) override { start_ = std::chrono::steady_clock::now(); }
   void after_pass(Pass& p, Operation*) override {
-    double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                    .count();
     rows_.emplace_back(p.name(), ms);
   }
   void after_pipeline() override {
@@ -65,7 +65,8 @@ class StatisticsInstrumentation : public PassInstrumentation {
  public:
   explicit StatisticsInstrumentation(std::ostream& os) : os_(os) {}
   void after_pass(Pass& p, Operation*) override {
-    for (const auto& [k, v] : p.statistics()) os_ << "// " << p.name() << "." << k << " = " << v << "\n";
+    for (const auto& [k, v] : p.statistics())
+      os_ << "// " << p.name() << "." << k << " = " << v << "\n";
   }
 
  private:

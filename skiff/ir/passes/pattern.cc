@@ -118,8 +118,7 @@ class GreedyDriver : public RewriteListener {
   }
 
   void process(Operation* op) {
-    if (config_.erase_dead && op->use_empty() && !op->has_trait<TerminatorTrait>() &&
-        is_pure(op)) {
+    if (config_.erase_dead && op->use_empty() && !op->has_trait<TerminatorTrait>() && is_pure(op)) {
       rewriter_.erase_op(op);
       return;
     }

@@ -47,7 +47,8 @@ struct OpKeyHash {
     for (uint32_t i = 0; i < op->num_operands(); ++i) {
       h = hash_combine(h, std::hash<const void*>()(op->operand(i).impl()));
     }
-    for (const auto& a : op->attrs()) h = hash_combine(hash_combine(h, a.name.hash()), a.value.hash());
+    for (const auto& a : op->attrs())
+      h = hash_combine(hash_combine(h, a.name.hash()), a.value.hash());
     for (uint32_t i = 0; i < op->num_results(); ++i) h = hash_combine(h, op->result_type(i).hash());
     return h;
   }
@@ -170,8 +171,7 @@ void register_standard_passes() {
         create_constant_fold_pass);
   r.add("canonicalize", "simplify ops to canonical forms with the greedy driver",
         create_canonicalize_pass);
-  r.add("inplace", "mark ops that may write their output into a dying input",
-        create_inplace_pass);
+  r.add("inplace", "mark ops that may write their output into a dying input", create_inplace_pass);
   register_fusion_passes(r);
 }
 

@@ -98,7 +98,8 @@ int run(int argc, char** argv) {
   PassManager pm(&ctx, opt_level);
   pm.enable_verifier(verify_ir);
   pm.add_pipeline(passes);
-  if (!before.empty() || !after.empty()) pm.enable_ir_printing(std::cerr, split_set(before), split_set(after));
+  if (!before.empty() || !after.empty())
+    pm.enable_ir_printing(std::cerr, split_set(before), split_set(after));
   if (timing) pm.enable_timing(std::cerr);
   if (stats) pm.enable_statistics(std::cerr);
   pm.run(*program);

@@ -1,5 +1,7 @@
 // DRR: rules compile to patterns, match DAGs (shared inputs, commutative operands), respect
 // constraints and private intermediates, and build results with computed attributes.
+#include "skiff/ir/drr/drr.h"
+
 #include <gtest/gtest.h>
 
 #include "skiff/base/error.h"
@@ -7,7 +9,6 @@
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
-#include "skiff/ir/drr/drr.h"
 #include "skiff/ir/drr/fusion_rules.h"
 #include "skiff/ir/passes/pattern.h"
 

@@ -47,7 +47,8 @@ TEST_F(IrTest, TypesAndAttributesAreUniqued) {
   Type t = f32({2});
   EXPECT_TRUE(t.isa<TensorType>());
   EXPECT_FALSE(t.isa<VectorType>());
-  EXPECT_EQ(to_string(VectorType::get(&ctx, std::vector<Type>{t, t})), "vec<tensor<2xf32>, tensor<2xf32>>");
+  EXPECT_EQ(to_string(VectorType::get(&ctx, std::vector<Type>{t, t})),
+            "vec<tensor<2xf32>, tensor<2xf32>>");
 }
 
 TEST_F(IrTest, UniquingIsThreadSafe) {
@@ -109,8 +110,8 @@ TEST_F(IrTest, BuilderInsertionPointsWalkAndClone) {
 
   std::vector<std::string> names;
   p.module()->walk([&](Operation* op) { names.push_back(std::string(op->name())); });
-  std::vector<std::string> want = {"builtin.module", "op.data", "op.data", "op.relu",
-                                   "cf.if", "op.exp", "cf.yield", "cf.yield"};
+  std::vector<std::string> want = {"builtin.module", "op.data", "op.data",  "op.relu",
+                                   "cf.if",          "op.exp",  "cf.yield", "cf.yield"};
   EXPECT_EQ(names, want);
 
   auto copy = p.clone();
@@ -193,15 +194,16 @@ TEST_F(IrTest, ParsePrintFixedPointAndErrors) {
   p->verify();
   EXPECT_EQ(p->print(), text);
   EXPECT_EQ(Program::parse(&ctx, p->print())->print(), text);
-  for (const char* bad : {"", "builtin.module {", "builtin.module { %0 = }", "op.relu",
-                          "builtin.module {} trailing", "builtin.module { %0 = op.data : () -> tensor<2xq32> }",
-                          "builtin.module { %0 = op.full {a = [[[[[[[} }",
-                          // Found by the fuzzer: a later region uses an earlier region's value,
-                          // then parsing fails; teardown must drop all uses before freeing.
-                          "builtin.module { %c = op.data {dtype = bool, name = \"c\", shape = []} : "
-                          "() -> tensor<bool>\n %r = cf.if(%c) : (tensor<bool>) -> tensor<bool> {\n"
-                          " %a = op.relu(%c) : (tensor<bool>) -> tensor<bool>\n cf.yield(%a) : "
-                          "(tensor<bool>) -> ()\n } {\n cf.yield(%a) : (tensor<bool>) -> ()\n } {"}) {
+  for (const char* bad :
+       {"", "builtin.module {", "builtin.module { %0 = }", "op.relu", "builtin.module {} trailing",
+        "builtin.module { %0 = op.data : () -> tensor<2xq32> }",
+        "builtin.module { %0 = op.full {a = [[[[[[[} }",
+        // Found by the fuzzer: a later region uses an earlier region's value,
+        // then parsing fails; teardown must drop all uses before freeing.
+        "builtin.module { %c = op.data {dtype = bool, name = \"c\", shape = []} : "
+        "() -> tensor<bool>\n %r = cf.if(%c) : (tensor<bool>) -> tensor<bool> {\n"
+        " %a = op.relu(%c) : (tensor<bool>) -> tensor<bool>\n cf.yield(%a) : "
+        "(tensor<bool>) -> ()\n } {\n cf.yield(%a) : (tensor<bool>) -> ()\n } {"}) {
     EXPECT_THROW(Program::parse(&ctx, bad), Error) << bad;
   }
 }
