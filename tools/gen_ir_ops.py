@@ -146,7 +146,8 @@ def parse_record(rec):
             raise ValueError(f"cannot parse output '{o}'")
         outputs.append((m.group(2), TENSOR_KINDS[m.group(1)]))
     inplace = re.findall(r"(\w+)\s*->\s*(\w+)", str(rec.get("inplace", "")))
-    traits = rec.get("ir_traits", ["pure"])
+    # Pure by default; random ops draw from a generator (a side effect: never CSE'd or folded).
+    traits = rec.get("ir_traits", [] if rec.get("random") else ["pure"])
     if isinstance(traits, str):
         traits = [t.strip() for t in traits.strip("[]").split(",") if t.strip()]
     infer = rec.get("infer_meta", {})

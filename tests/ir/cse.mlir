@@ -34,3 +34,18 @@ builtin.module {
   %11 = op.multiply(%6, %10) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   builtin.shadow_output(%11) {name = "out"} : (tensor<2xf32>) -> ()
 }
+// -----
+// RUN: --passes=cse,dce
+// Random ops (`random : true` records) are not pure: identical draws stay distinct and unused
+// ones stay.
+// CHECK: %0 = op.uniform
+// CHECK-NEXT: %1 = op.uniform
+// CHECK-NEXT: %2 = op.uniform
+// CHECK-NEXT: %3 = op.add(%0, %1)
+builtin.module {
+  %0 = op.uniform {dtype = f32, max = 1.0, min = -1.0, seed = 0, shape = [4]} : () -> tensor<4xf32>
+  %1 = op.uniform {dtype = f32, max = 1.0, min = -1.0, seed = 0, shape = [4]} : () -> tensor<4xf32>
+  %2 = op.uniform {dtype = f32, max = 1.0, min = -1.0, seed = 0, shape = [4]} : () -> tensor<4xf32>
+  %3 = op.add(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  builtin.shadow_output(%3) {name = "y"} : (tensor<4xf32>) -> ()
+}
