@@ -128,10 +128,13 @@ void Operation::remove_attr(std::string_view name) {
   std::erase_if(attrs_, [&](const NamedAttribute& a) { return a.name.value() == name; });
 }
 void Operation::sort_attrs(const OpInfo* info, std::vector<NamedAttribute>& attrs) {
-  std::stable_sort(attrs.begin(), attrs.end(),
-                   [](const NamedAttribute& a, const NamedAttribute& b) {
-                     return a.name.value() < b.name.value();
-                   });
+  auto by_name = [](const NamedAttribute& a, const NamedAttribute& b) {
+    return a.name.value() < b.name.value();
+  };
+  // Usually already sorted (clones, printed text): skip stable_sort's buffer allocation.
+  if (!std::is_sorted(attrs.begin(), attrs.end(), by_name)) {
+    std::stable_sort(attrs.begin(), attrs.end(), by_name);
+  }
   for (size_t i = 1; i < attrs.size(); ++i) {
     SKIFF_ENFORCE(attrs[i].name != attrs[i - 1].name, kInvalidArgument, info->name, "attributes",
                   "unique names", str("'", attrs[i].name.value(), "' twice"));

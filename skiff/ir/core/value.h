@@ -63,6 +63,33 @@ class Value {
   detail::ValueImpl* impl_ = nullptr;
 };
 
+/// A value defined as result `result_number()` of `owner()`.
+class OpResult : public Value {
+ public:
+  OpResult() = default;
+  /// The result view of `v`, empty when `v` is a block argument.
+  static OpResult of(Value v) { return v && !v.is_block_arg() ? OpResult(v.impl()) : OpResult(); }
+  Operation* owner() const { return defining_op(); }
+  uint32_t result_number() const { return index(); }
+
+ private:
+  explicit OpResult(detail::ValueImpl* impl) : Value(impl) {}
+};
+
+/// A value defined as argument `arg_number()` of block `owner()`.
+class BlockArgument : public Value {
+ public:
+  BlockArgument() = default;
+  static BlockArgument of(Value v) {
+    return v && v.is_block_arg() ? BlockArgument(v.impl()) : BlockArgument();
+  }
+  Block* owner() const { return static_cast<Block*>(impl()->owner); }
+  uint32_t arg_number() const { return index(); }
+
+ private:
+  explicit BlockArgument(detail::ValueImpl* impl) : Value(impl) {}
+};
+
 /// One use of a value by an op operand slot.
 class OpOperand {
  public:

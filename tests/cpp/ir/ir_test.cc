@@ -83,6 +83,10 @@ TEST_F(IrTest, UseDefChainsAndReplaceAllUses) {
   EXPECT_EQ(x.out().use_count(), 1u);
   EXPECT_EQ(p.num_ops(), 3u);
   for (OpOperand& u : r1.out().uses()) EXPECT_EQ(u.owner(), s.operation());
+  EXPECT_EQ(OpResult::of(s.out()).owner(), s.operation());
+  EXPECT_EQ(OpResult::of(s.out()).result_number(), 0u);
+  EXPECT_FALSE(BlockArgument::of(s.out()));
+  EXPECT_EQ(s->op_operand(1).index(), 1u);
   EXPECT_THROW(x->erase(), Error);  // still used
   p.verify();
 }
