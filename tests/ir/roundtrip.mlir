@@ -12,6 +12,7 @@
 // CHECK: a = [1, -2, 3], b = [], c = [1.5, -0.0, inf, -inf, nan], d = "q\"\n\x01", e = type<vec<tensor<2xf16>, tensor<bf16>>>, f = bf16, g = true, h = 1e-06, i = -9223372036854775807, name = "w"} : () -> tensor<1x3x8x8xf32, NHWC>
 // CHECK: !kernel.dense<gpu:0, tensor<2x3xf32>>
 // CHECK: kernel_key = #kernel.key<gpu, f32, NCHW>
+// CHECK: () -> !dist.tensor<tensor<8x?xf32>, mesh = [2, 4], placements = [S(0), R]>
 builtin.module {
   %x = op.data {dtype = f32, name = "x", shape = [-1, 4]} : () -> tensor<?x4xf32>
   %c = op.data {dtype = bool, name = "c", shape = []} : () -> tensor<bool> loc("model.py":3:7 at "train.py":10:1)
@@ -37,6 +38,7 @@ builtin.module {
   %k = builtin.parameter {name = "k"} : () -> !kernel.dense<gpu:0, tensor<2x3xf32>>
   %kc = kernel.call(%k) {kernel_key = #kernel.key<gpu, f32, NCHW>, kernel_name = "relu", op_name = "op.relu"} : (!kernel.dense<gpu:0, tensor<2x3xf32>>) -> !kernel.dense<gpu:0, tensor<2x3xf32>>
   %h = kernel.transfer(%kc) {dst_place = "cpu"} : (!kernel.dense<gpu:0, tensor<2x3xf32>>) -> !kernel.dense<cpu, tensor<2x3xf32>>
+  %dp = builtin.parameter {name = "dw"} : () -> !dist.tensor<tensor<8x?xf32>, mesh = [2, 4], placements = [S(0), R]>
   %v = builtin.combine(%x, %x) : (tensor<?x4xf32>, tensor<?x4xf32>) -> vec<tensor<?x4xf32>, tensor<?x4xf32>>
   %v0, %v1 = builtin.split(%v) : (vec<tensor<?x4xf32>, tensor<?x4xf32>>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
   %w4 = builtin.parameter {name = "w4"} : () -> tensor<4x4xf32>

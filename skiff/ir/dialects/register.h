@@ -5,7 +5,7 @@ namespace skiff::ir {
 
 class IrContext;
 
-/// Loads the builtin, cf, kernel and op dialects.
+/// Loads the builtin, cf, kernel, dist and op dialects.
 void load_all_dialects(IrContext* ctx);
 
 }  // namespace skiff::ir

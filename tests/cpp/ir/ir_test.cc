@@ -11,6 +11,7 @@
 #include "skiff/ir/core/verifier.h"
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/cf.h"
+#include "skiff/ir/dialects/dist.h"
 #include "skiff/ir/dialects/kernel.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
@@ -277,6 +278,22 @@ TEST_F(IrTest, KernelDialectTypes) {
   EXPECT_EQ(to_string(tr->result_type(0)), "!kernel.dense<cpu, tensor<2x3xf32>>");
   p.verify();
   EXPECT_EQ(Program::parse(&ctx, p.print())->print(), p.print());
+}
+
+TEST_F(IrTest, DistTensorType) {
+  Placement s0{Placement::kShard, 0}, r{Placement::kReplicate, -1};
+  int64_t mesh[] = {2, 4};
+  Placement pl[] = {s0, r};
+  auto t = DistTensorType::get(&ctx, f32({8, 6}), mesh, pl);
+  EXPECT_EQ(t, DistTensorType::get(&ctx, f32({8, 6}), mesh, pl));
+  EXPECT_EQ(t.local_shape(), (std::vector<int64_t>{4, 6}));
+  EXPECT_EQ(to_string(t), "!dist.tensor<tensor<8x6xf32>, mesh = [2, 4], placements = [S(0), R]>");
+  Placement bad[] = {Placement{Placement::kShard, 2}, r};
+  EXPECT_THROW(DistTensorType::get(&ctx, f32({8, 6}), mesh, bad), Error);
+  EXPECT_THROW(Program::parse(&ctx,
+                              "builtin.module { %0 = builtin.parameter {name = \"w\"} : () -> "
+                              "!dist.tensor<tensor<8xf32>, mesh = [2], placements = [S(3)]> }"),
+               Error);
 }
 
 }  // namespace
