@@ -62,6 +62,8 @@ class Block {
    private:
     Operation* op_;
   };
+  /// Range-for over the ops; erasing the current op invalidates the iterator (loop over
+  /// front()/next() and read next() first to erase while iterating).
   Iterator begin() const { return Iterator(first_); }
   Iterator end() const { return Iterator(nullptr); }
 

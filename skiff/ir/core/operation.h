@@ -104,7 +104,8 @@ class Operation {
 
   /// Drops every operand use in this op and in its regions (before bulk destruction).
   void drop_all_references();
-  /// Pre-order walk over this op and every op nested in its regions.
+  /// Pre-order walk over this op and every op nested in its regions. `fn` must not erase ops
+  /// (collect them first); in walk_post, `fn` may erase the op it is visiting, and only that one.
   template <typename Fn>
   void walk(Fn&& fn);
   template <typename Fn>
