@@ -19,22 +19,26 @@ void BM_Softmax(benchmark::State& state, DType dtype) {
   for (auto _ : state) benchmark::DoNotOptimize(dense::softmax(x, -1));
   state.SetBytesProcessed(state.iterations() * 2 * x.nbytes());
 }
-BENCHMARK_CAPTURE(BM_Softmax, fp32_4096x4096, DType::kFloat32)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Softmax, bf16_4096x4096, DType::kBFloat16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Softmax, fp32_4096x4096, DType::kFloat32)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
+BENCHMARK_CAPTURE(BM_Softmax, bf16_4096x4096, DType::kBFloat16)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
 
 void BM_LogSoftmax(benchmark::State& state) {
   const auto x = input({4096, 4096}, DType::kFloat32);
   for (auto _ : state) benchmark::DoNotOptimize(dense::log_softmax(x, -1));
   state.SetBytesProcessed(state.iterations() * 2 * x.nbytes());
 }
-BENCHMARK(BM_LogSoftmax)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LogSoftmax)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 void BM_SoftmaxAxis0(benchmark::State& state) {
   const auto x = input({4096, 4096}, DType::kFloat32);
   for (auto _ : state) benchmark::DoNotOptimize(dense::softmax(x, 0));
   state.SetBytesProcessed(state.iterations() * 2 * x.nbytes());
 }
-BENCHMARK(BM_SoftmaxAxis0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SoftmaxAxis0)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 void BM_LayerNorm(benchmark::State& state, DType dtype) {
   const auto x = input({8192, 1024}, dtype);
@@ -42,8 +46,12 @@ void BM_LayerNorm(benchmark::State& state, DType dtype) {
   for (auto _ : state) benchmark::DoNotOptimize(dense::layer_norm(x, &w, &b, 1e-5f, 1));
   state.SetBytesProcessed(state.iterations() * 2 * x.nbytes());
 }
-BENCHMARK_CAPTURE(BM_LayerNorm, fp32_8192x1024, DType::kFloat32)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_LayerNorm, bf16_8192x1024, DType::kBFloat16)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LayerNorm, fp32_8192x1024, DType::kFloat32)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
+BENCHMARK_CAPTURE(BM_LayerNorm, bf16_8192x1024, DType::kBFloat16)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
 
 void BM_RmsNorm(benchmark::State& state) {
   const auto x = input({8192, 1024}, DType::kFloat32);
@@ -51,7 +59,7 @@ void BM_RmsNorm(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(dense::rms_norm(x, &w, 1e-6f, -1));
   state.SetBytesProcessed(state.iterations() * 2 * x.nbytes());
 }
-BENCHMARK(BM_RmsNorm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RmsNorm)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 }  // namespace
 

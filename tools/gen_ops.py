@@ -682,10 +682,10 @@ def gen_grad_node(op):
     saved_args, saved_outs = backward_names(op)
     L = [f"class {cls} final : public autograd::GradNode {{", " public:",
          f"  std::string name() const override {{ return \"{op.name}_grad\"; }}",
-         "  std::vector<Tensor> apply(std::vector<Tensor>& grads) override {",
-         "    const auto self = shared_from_this();",
-         f"    static constexpr const char* kNode = \"{op.name}_grad\";",
-         "    (void)self;"]
+         "  std::vector<Tensor> apply(std::vector<Tensor>& grads) override {"]
+    if any(a.is_tensor for a in saved_args) or saved_outs:
+        L += ["    const auto self = shared_from_this();",
+              f"    static constexpr const char* kNode = \"{op.name}_grad\";"]
     # Incoming gradients per output.
     for k, o in enumerate(op.outputs):
         if o.is_list:
@@ -693,6 +693,7 @@ def gen_grad_node(op):
                      f"grads.begin() + out_offsets_[{k + 1}]);")
         else:
             L.append(f"    const Tensor& grad_{o.name} = grads[out_offsets_[{k}]];")
+        L.append(f"    (void)grad_{o.name};")
     for a in saved_args:
         if a.kind == "kTensorList":
             L.append(f"    std::vector<Tensor> {a.name};")
@@ -705,6 +706,7 @@ def gen_grad_node(op):
             L.append(f"    const Tensor {a.name} = {a.name}_.unpack(self, kNode);")
         else:
             L.append(f"    const auto& {a.name} = {a.name}_;")
+            L.append(f"    (void){a.name};")
     for o in saved_outs:
         if o.is_list:
             L.append(f"    std::vector<Tensor> {o.name};")
@@ -789,9 +791,12 @@ def gen_api_fn(op):
         diff = [a for a in tensor_args if op.backward and a.name in op.backward]
         check = diff if op.backward else tensor_args
         conds = []
+        plain = [a for a in check if a.kind == "kTensor"]
+        if plain:
+            conds.append(f"autograd::should_record({{{', '.join('&' + a.name for a in plain)}}})")
         for a in check:
             if a.kind == "kTensor":
-                conds.append(f"autograd::should_record({{&{a.name}}})")
+                continue
             elif a.kind == "kOptionalTensor":
                 conds.append(f"({a.name} && autograd::should_record({{&*{a.name}}}))")
             else:

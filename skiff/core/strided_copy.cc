@@ -1,5 +1,6 @@
 #include "skiff/core/strided_copy.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "skiff/core/dense_tensor.h"
@@ -39,8 +40,57 @@ Loop collapse(const Dims& dims, const Dims& ss, const Dims& ds) {
   return l;
 }
 
+// A copy whose source is contiguous along a different dim than the destination (a transpose)
+// walks one of them with a large stride and misses the cache on every element. Copying in
+// square tiles keeps both sides' lines in cache. Returns false if the pattern does not apply.
+template <typename T>
+bool copy_transposed(const Loop& l, const T* src, T* dst) {
+  const int inner = l.rank - 1;
+  if (l.rank < 2 || l.src_strides[inner] == 1 || l.dst_strides[inner] != 1) return false;
+  int k = -1;
+  for (int d = 0; d < inner; ++d) {
+    if (l.src_strides[d] == 1) k = d;
+  }
+  if (k < 0) return false;
+  constexpr int64_t kTile = 16;  // 16x16 elements: measured best on [4096, 4096] fp32
+  const int64_t nk = l.sizes[k], ni = l.sizes[inner];
+  const int64_t sk = l.src_strides[k], si = l.src_strides[inner];
+  const int64_t dk = l.dst_strides[k];
+  // Dims other than k and inner form the outer index space.
+  int64_t outer = 1;
+  for (int d = 0; d < inner; ++d) {
+    if (d != k) outer *= l.sizes[d];
+  }
+  const int64_t tiles_k = (nk + kTile - 1) / kTile;
+  const int64_t tasks = outer * tiles_k;
+  parallel_for(0, tasks, std::max<int64_t>(1, kParallelGrain / (kTile * ni)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t t = begin; t < end; ++t) {
+                   int64_t rem = t / tiles_k, so = 0, dof = 0;
+                   for (int d = inner - 1; d >= 0; --d) {
+                     if (d == k) continue;
+                     const int64_t idx = rem % l.sizes[d];
+                     rem /= l.sizes[d];
+                     so += idx * l.src_strides[d];
+                     dof += idx * l.dst_strides[d];
+                   }
+                   const int64_t k0 = (t % tiles_k) * kTile, k1 = std::min(nk, k0 + kTile);
+                   for (int64_t i0 = 0; i0 < ni; i0 += kTile) {
+                     const int64_t i1 = std::min(ni, i0 + kTile);
+                     for (int64_t kk = k0; kk < k1; ++kk) {
+                       const T* s = src + so + kk * sk;
+                       T* o = dst + dof + kk * dk;
+                       for (int64_t i = i0; i < i1; ++i) o[i] = s[i * si];
+                     }
+                   }
+                 }
+               });
+  return true;
+}
+
 template <typename T>
 void copy_loop(const Loop& l, const T* src, T* dst) {
+  if (copy_transposed(l, src, dst)) return;
   if (l.rank == 0) {
     *dst = *src;
     return;

@@ -1,13 +1,92 @@
-// Small building blocks VJP rules share, written against the public op API so that they work
-// on eager tensors and, later, on captured IR values alike.
+// Building blocks of VJP rules that do not fit on one line of an op record. All are written
+// against the public op API, so they are themselves differentiable (higher-order gradients)
+// and will run unchanged on captured IR values.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "skiff/core/scalar.h"
 #include "skiff/core/tensor.h"
 
 namespace skiff {
 
-/// `grad` summed down to `like`'s shape (undoing numpy broadcasting); `grad` itself when the
-/// shapes already match.
+/// `grad` summed down to `like`'s shape (undoing numpy broadcasting).
 Tensor unbroadcast(const Tensor& grad, const Tensor& like);
+
+// Reductions: the incoming gradient has the reduced shape; these spread it back over x.
+Tensor reduce_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
+                   bool keepdim);
+Tensor mean_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
+                 bool keepdim);
+/// max/min/amax/amin: the gradient is shared evenly by the elements equal to the result.
+Tensor extreme_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
+                    const std::vector<int64_t>& axis, bool keepdim);
+Tensor prod_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
+                 const std::vector<int64_t>& axis, bool keepdim);
+Tensor logsumexp_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
+                      const std::vector<int64_t>& axis, bool keepdim);
+Tensor var_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
+                bool unbiased, bool keepdim);
+Tensor std_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
+                const std::vector<int64_t>& axis, bool unbiased, bool keepdim);
+Tensor p_norm_grad(const Tensor& grad, const Tensor& x, const Tensor& out, float porder,
+                   int64_t axis, bool keepdim, bool asvector);
+Tensor cumsum_grad(const Tensor& grad, const Tensor& x, const Scalar& axis, bool flatten,
+                   bool exclusive, bool reverse);
+
+// Activations.
+Tensor gelu_grad(const Tensor& grad, const Tensor& x, bool approximate);
+Tensor silu_grad(const Tensor& grad, const Tensor& x);
+Tensor softplus_grad(const Tensor& grad, const Tensor& x, float beta, float threshold);
+Tensor hardswish_grad(const Tensor& grad, const Tensor& x);
+Tensor hardsigmoid_grad(const Tensor& grad, const Tensor& x, float slope, float offset);
+Tensor mish_grad(const Tensor& grad, const Tensor& x);
+
+// Linear algebra.
+Tensor matmul_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool transpose_x,
+                   bool transpose_y, bool wrt_x);
+Tensor dot_grad(const Tensor& grad, const Tensor& other);
+Tensor linear_weight_grad(const Tensor& grad, const Tensor& x, const Tensor& weight);
+
+// Normalization and losses.
+Tensor softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis);
+Tensor log_softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis);
+/// wrt: 0 = x, 1 = scale, 2 = bias. Gradients of the mean and variance outputs count too.
+Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor& grad_variance,
+                       const Tensor& x, const std::optional<Tensor>& scale,
+                       const std::optional<Tensor>& bias, float epsilon, int64_t begin_norm_axis,
+                       int wrt);
+/// wrt: 0 = x, 1 = weight. The gradient of the inv_rms output counts too.
+Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
+                     const std::optional<Tensor>& weight, float epsilon, int64_t begin_norm_axis,
+                     int wrt);
+Tensor cross_entropy_grad(const Tensor& grad_softmax, const Tensor& grad_loss, const Tensor& logits,
+                          const Tensor& softmax, const Tensor& label, bool soft_label,
+                          bool use_softmax, int64_t ignore_index, int64_t axis);
+Tensor embedding_grad(const Tensor& grad, const Tensor& x, const Tensor& weight,
+                      int64_t padding_idx);
+Tensor dropout_grad(const Tensor& grad, const Tensor& mask, float p, bool is_test,
+                    const std::string& mode);
+
+// Shape manipulation.
+Tensor transpose_grad(const Tensor& grad, const std::vector<int64_t>& perm);
+std::vector<Tensor> concat_grad(const Tensor& grad, const std::vector<Tensor>& x, int64_t axis);
+Tensor tile_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& repeat_times);
+Tensor slice_grad(const Tensor& grad, const Tensor& input, const std::vector<int64_t>& axes,
+                  const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                  const std::vector<int64_t>& decrease_axis);
+std::vector<int64_t> negated(const std::vector<int64_t>& v);
+/// reshape to an exact shape (Paddle's reshape reads 0 as "keep the input dim"; gradients of
+/// zero-size tensors need a literal 0).
+Tensor reshape_exact(const Tensor& t, const std::vector<int64_t>& shape);
+Tensor gather_grad(const Tensor& grad, const Tensor& x, const Tensor& index, int64_t axis);
+Tensor outer_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool wrt_x);
+/// Gradient of a gather along `axis` by `indices` (sort, topk, take_along_axis).
+Tensor scatter_along_grad(const Tensor& grad, const Tensor& x, const Tensor& indices, int64_t axis);
+/// put_along_axis: wrt 0 = arr, 1 = values.
+Tensor put_along_axis_grad(const Tensor& grad, const Tensor& indices, const Tensor& values,
+                           int64_t axis, const std::string& reduce, bool include_self, int wrt);
 
 }  // namespace skiff

@@ -97,7 +97,8 @@ TEST(BestFitAllocatorTest, ChoosesTheSmallestFreeBlockThatFits) {
   EXPECT_EQ(a.allocate(2100), b3072);  // 2112 fits 3072 better than 4096 or the tail
   EXPECT_EQ(a.allocate(4000), b4096);
   EXPECT_EQ(dev.alloc_calls, 1);
-  (void)sep1, (void)sep2, (void)sep3;
+  for (void* p : {b4096, sep1, b2048, sep2, b3072, sep3}) a.deallocate(p);
+  EXPECT_EQ(a.stats().allocated_bytes, 0);  // the destructor then returns the idle chunk
 }
 
 TEST(BestFitAllocatorTest, SplitsAndCoalescesBackToOneIdleChunk) {

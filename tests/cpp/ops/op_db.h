@@ -28,17 +28,17 @@ using InputMaker =
     std::function<DenseTensor(int arg, const Dims& dims, DType dtype, std::mt19937_64& rng)>;
 
 struct OpInfo {
-  std::string name;
-  std::vector<OpSample> samples;
+  std::string name{};
+  std::vector<OpSample> samples{};
   Domain domain = Domain::kAny;
   /// Per tensor argument, a maker overriding the default (e.g. integer indices, labels).
-  std::map<int, InputMaker> input_makers;
+  std::map<int, InputMaker> input_makers{};
   /// Multiplies the dtype tolerances (ops that amplify rounding, e.g. long reductions).
   double tolerance_scale = 1.0;
   /// Tensor arguments whose dtype stays fixed (e.g. int64 indices) instead of the tested dtype.
-  std::map<int, DType> fixed_dtypes;
+  std::map<int, DType> fixed_dtypes{};
   /// Compare outputs only at these indices (e.g. skip a data-dependent second output).
-  std::optional<std::vector<int>> compared_outputs;
+  std::optional<std::vector<int>> compared_outputs{};
   /// Skip the strided-input variant (ops whose kernels are given views on purpose).
   bool skip_noncontiguous = false;
   /// Finite-difference checks of the VJP rule (float64), first and second order.

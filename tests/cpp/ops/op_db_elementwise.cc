@@ -105,6 +105,10 @@ void add_elementwise_op_infos(OpDb& db) {
        sample({{2, 5}}, {{"dtype", DType::kBool}}), sample({{2, 5}}, {{"dtype", DType::kInt64}}),
        sample({{2, 5}}, {{"dtype", DType::kFloat64}})},
       Domain::kSmallInt));
+  // reduce_as sums x down to the shape of target (which broadcasts to x).
+  db.add(info("reduce_as",
+              {sample({{3, 4}, {4}}), sample({{2, 3, 4}, {3, 1}}), sample({{2, 3}, {2, 3}}),
+               sample({{5}, {}}), sample({{0, 3}, {3}}), sample({{300, 200}, {1, 200}})}));
 }
 
 }  // namespace skiff::testing

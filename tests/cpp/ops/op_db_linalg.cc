@@ -6,9 +6,10 @@ namespace skiff::testing {
 namespace {
 using IntList = std::vector<int64_t>;
 
-// Products sum K terms; float32 GEMM (oneDNN, blocked) and conv reorder the sums, so allow a
-// few ulps of the row sum beyond the elementwise tolerance.
-constexpr double kGemmTolerance = 4.0;
+// conv2d sums C*KH*KW = 72 products in float32 in oneDNN's order: its absolute error reaches
+// about 2.5e-6 on outputs near zero, a little above float32's atol (2e-6). The GEMM samples
+// (K <= 32) pass the plain per-dtype tolerances.
+constexpr double kConvTolerance = 2.0;
 
 OpSample linear_sample(Dims x, Dims w, std::optional<Dims> bias) {
   OpSample s;
@@ -22,23 +23,24 @@ OpSample pool(Dims x, std::map<std::string, ops::AttrValue> attrs) {
 }  // namespace
 
 void add_linalg_op_infos(OpDb& db) {
-  db.add({.name = "matmul",
-          .samples =
-              {sample({{3, 4}, {4, 5}}), sample({{2, 3, 4}, {4, 5}}),  // y broadcast over x's batch
-               sample({{2, 1, 3, 4}, {3, 4, 2}}),                      // both broadcast
-               sample({{3, 4}, {2, 4, 2}}),                            // x broadcast over y's batch
-               sample({{4}, {4}}),                                     // 1-D . 1-D -> rank 0
-               sample({{4}, {2, 4, 3}}), sample({{2, 3, 4}, {4}}),
-               sample({{4, 3}, {4, 5}}, {{"transpose_x", true}}),
-               sample({{2, 3, 4}, {2, 5, 4}}, {{"transpose_y", true}}),
-               sample({{2, 2, 4, 3}, {5, 4}}, {{"transpose_x", true}, {"transpose_y", true}}),
-               sample({{0, 4}, {4, 5}}), sample({{3, 0}, {0, 5}}),  // empty contraction gives zeros
-               sample({{256, 32}, {32, 160}})},                     // multi-threaded
-          .tolerance_scale = kGemmTolerance});
+  db.add({
+      .name = "matmul",
+      .samples = {sample({{3, 4}, {4, 5}}),
+                  sample({{2, 3, 4}, {4, 5}}),        // y broadcast over x's batch
+                  sample({{2, 1, 3, 4}, {3, 4, 2}}),  // both broadcast
+                  sample({{3, 4}, {2, 4, 2}}),        // x broadcast over y's batch
+                  sample({{4}, {4}}),                 // 1-D . 1-D -> rank 0
+                  sample({{4}, {2, 4, 3}}), sample({{2, 3, 4}, {4}}),
+                  sample({{4, 3}, {4, 5}}, {{"transpose_x", true}}),
+                  sample({{2, 3, 4}, {2, 5, 4}}, {{"transpose_y", true}}),
+                  sample({{2, 2, 4, 3}, {5, 4}}, {{"transpose_x", true}, {"transpose_y", true}}),
+                  sample({{0, 4}, {4, 5}}),
+                  sample({{3, 0}, {0, 5}}),         // empty contraction gives zeros
+                  sample({{256, 32}, {32, 160}})},  // multi-threaded
+  });
   db.add({.name = "bmm",
           .samples = {sample({{2, 3, 4}, {2, 4, 5}}), sample({{1, 1, 1}, {1, 1, 7}}),
-                      sample({{0, 3, 4}, {0, 4, 2}}), sample({{4, 64, 32}, {4, 32, 160}})},
-          .tolerance_scale = kGemmTolerance});
+                      sample({{0, 3, 4}, {0, 4, 2}}), sample({{4, 64, 32}, {4, 32, 160}})}});
   db.add({.name = "dot",
           .samples = {sample({{5}, {5}}), sample({{3, 7}, {3, 7}}), sample({{0}, {0}}),
                       sample({{2, 0}, {2, 0}}), sample({{300, 200}, {300, 200}})}});
@@ -50,15 +52,13 @@ void add_linalg_op_infos(OpDb& db) {
                       sample({{5}, {3, 4}, {4, 5}}), sample({{}, {2, 3}, {3, 2}}, {{"beta", -1.0}}),
                       sample({{3, 1}, {3, 0}, {0, 2}}, {{"alpha", 3.0}}),
                       sample({{1, 5}, {0, 4}, {4, 5}}),
-                      sample({{200, 200}, {200, 16}, {16, 200}}, {{"beta", 0.25}})},
-          .tolerance_scale = kGemmTolerance});
+                      sample({{200, 200}, {200, 16}, {16, 200}}, {{"beta", 0.25}})}});
   db.add({.name = "linear",
           .samples = {linear_sample({3, 4}, {4, 5}, Dims{5}),
                       linear_sample({2, 3, 4}, {4, 5}, std::nullopt),
                       linear_sample({4}, {4, 3}, Dims{3}), linear_sample({0, 4}, {4, 3}, Dims{3}),
                       linear_sample({2, 0}, {0, 3}, Dims{3}),
-                      linear_sample({512, 32}, {32, 80}, Dims{80})},
-          .tolerance_scale = kGemmTolerance});
+                      linear_sample({512, 32}, {32, 80}, Dims{80})}});
 
   db.add(
       {.name = "conv2d",
@@ -79,7 +79,7 @@ void add_linalg_op_infos(OpDb& db) {
                    sample({{1, 3, 6, 6}, {3, 1, 3, 3}}, {{"groups", int64_t{3}}}),  // depthwise
                    sample({{0, 2, 5, 5}, {3, 2, 3, 3}}),
                    sample({{2, 8, 40, 40}, {16, 8, 3, 3}}, {{"paddings", IntList{1, 1}}})},
-       .tolerance_scale = kGemmTolerance});
+       .tolerance_scale = kConvTolerance});
 
   const ops::AttrValue k2 = IntList{2, 2}, k3 = IntList{3, 3}, s2 = IntList{2, 2},
                        p1 = IntList{1, 1};

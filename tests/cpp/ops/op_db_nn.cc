@@ -78,7 +78,7 @@ void add_nn_op_infos(OpDb& db) {
           .samples = {sample({{4, 5}, {4, 1}}), sample({{3, 4}, {1, 4}}, {{"axis", int64_t{0}}}),
                       sample({{2, 3, 4}, {2, 1, 4}}, {{"axis", int64_t{1}}}), sample({{6}, {1}}),
                       sample({{0, 5}, {0, 1}}),
-                      sample({{4, 5}, {4, 1}}, {{"ignore_index", int64_t{2}}}),
+                      sample({{4, 5}, {4, 1}}, {{"ignore_index", int64_t{-100}}}),
                       sample({{4, 5}, {4, 1}}, {{"use_softmax", false}}),
                       sample({{400, 100}, {400, 1}})},
           .domain = Domain::kPositive,

@@ -129,33 +129,42 @@ std::vector<OpSample> p_norm_samples() {
           pn({300, 200}, 1.5, 0, false, true)};
 }
 
+/// An OpInfo without designated initializers (-Wmissing-field-initializers stays quiet).
+OpInfo info(std::string name, std::vector<OpSample> samples, Domain domain = Domain::kAny) {
+  OpInfo i;
+  i.name = std::move(name);
+  i.samples = std::move(samples);
+  i.domain = domain;
+  return i;
+}
+
 }  // namespace
 
 void add_reduction_op_infos(OpDb& db) {
   auto sums = axis_samples();
   sums.push_back(red({3, 4}, {1}, false, {{"dtype", DType::kFloat64}}));
   sums.push_back(red({3, 4}, {}, true, {{"dtype", DType::kInt64}}));
-  db.add({.name = "sum", .samples = sums, .domain = Domain::kSmallInt});
-  db.add({.name = "mean", .samples = axis_samples()});
-  db.add({.name = "prod",
-          .samples = {red({3, 4}, {}), red({3, 4}, {1}, true), red({2, 3, 4}, {0, 2}), red({}, {}),
-                      red({0, 3}, {0}), red({4096, 12}, {1}), red({12, 4096}, {0}),
-                      red({3, 4}, {1}, false, {{"dtype", DType::kFloat64}})},
-          .domain = Domain::kSmallInt});
+  db.add(info("sum", sums, Domain::kSmallInt));
+  db.add(info("mean", axis_samples()));
+  db.add(info("prod",
+              {red({3, 4}, {}), red({3, 4}, {1}, true), red({2, 3, 4}, {0, 2}), red({}, {}),
+               red({0, 3}, {0}), red({4096, 12}, {1}), red({12, 4096}, {0}),
+               red({3, 4}, {1}, false, {{"dtype", DType::kFloat64}})},
+              Domain::kSmallInt));
   for (const char* op : {"max", "min", "amax", "amin"}) {
-    db.add({.name = op, .samples = nonempty_samples(), .domain = Domain::kSmallInt});
+    db.add(info(op, nonempty_samples(), Domain::kSmallInt));
   }
   for (const char* op : {"all", "any"}) {
-    db.add({.name = op, .samples = axis_samples(), .domain = Domain::kSmallInt});
+    db.add(info(op, axis_samples(), Domain::kSmallInt));
   }
-  db.add({.name = "logsumexp", .samples = axis_samples()});
-  db.add({.name = "var", .samples = moment_samples()});
-  db.add({.name = "std", .samples = moment_samples()});
-  db.add({.name = "p_norm", .samples = p_norm_samples()});
-  db.add({.name = "argmax", .samples = arg_samples(), .domain = Domain::kSmallInt});
-  db.add({.name = "argmin", .samples = arg_samples(), .domain = Domain::kSmallInt});
-  db.add({.name = "cumsum", .samples = scan_samples("axis", true)});
-  db.add({.name = "cumprod", .samples = scan_samples("dim", false)});
+  db.add(info("logsumexp", axis_samples()));
+  db.add(info("var", moment_samples()));
+  db.add(info("std", moment_samples()));
+  db.add(info("p_norm", p_norm_samples()));
+  db.add(info("argmax", arg_samples(), Domain::kSmallInt));
+  db.add(info("argmin", arg_samples(), Domain::kSmallInt));
+  db.add(info("cumsum", scan_samples("axis", true)));
+  db.add(info("cumprod", scan_samples("dim", false)));
 }
 
 }  // namespace skiff::testing

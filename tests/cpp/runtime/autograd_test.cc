@@ -190,6 +190,19 @@ TEST(AutogradTest, BackwardOfTensorThatNeedsNoGradIsAnError) {
   }
 }
 
+TEST(GradcheckTest, PutAlongAxisWithUniqueIndices) {
+  Tensor arr = tensor64({2, 3}, {1, 2, 3, 4, 5, 6}, true);
+  Tensor values = tensor64({2, 2}, {0.5, -1, 2, 3}, true);
+  Tensor idx(make_tensor({2, 2}, DType::kInt64, {2, 0, 1, 2}));
+  for (const char* reduce : {"assign", "add"}) {
+    auto fn = [&](const std::vector<Tensor>& in) {
+      return std::vector<Tensor>{put_along_axis(in[0], idx, in[1], 1, reduce)};
+    };
+    EXPECT_EQ(gradcheck(fn, {arr, values}), "") << reduce;
+    EXPECT_EQ(gradgradcheck(fn, {arr, values}), "") << reduce;
+  }
+}
+
 TEST(GradcheckTest, MultiplyAndCastPass) {
   Tensor a = tensor64({2, 3}, {1, -2, 3, 0.5, 2, -1}, true);
   Tensor b = tensor64({3}, {0.3, -1.2, 2}, true);

@@ -14,8 +14,8 @@ using TensorFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 
 struct GradcheckOptions {
   double eps = 1e-6;
-  double rtol = 1e-5;
-  double atol = 1e-7;
+  double rtol = 1e-4;
+  double atol = 1e-6;
 };
 
 /// Empty on success, else a message naming the input, element and both values. `inputs` are

@@ -112,9 +112,6 @@ void for_each_element(const Dims& dims, const std::array<Dims, N>& strides, cons
   });
 }
 
-// Broadcast strides of t read with dims `d` (0 on size-1 dims of t; same rank).
-Dims bstrides(const DenseTensor& t, const Dims& d) { return cpu::broadcast_strides(t, d); }
-
 void take_along_axis_impl(const KernelContext& c, const TakeAlongAxisArgs& a) {
   const int axis = normalize_axis(a.axis, a.arr.rank(), c.op);
   const int64_t n = a.arr.dim(axis);

@@ -1,8 +1,8 @@
 // Vectorizable math for the nn kernels. GCC does not vectorize calls to std::exp (glibc's
 // libmvec variants need -ffast-math), so softmax-like kernels use exp_f32: Cephes' expf
 // polynomial with a branch-free range reduction that compiles to plain SIMD arithmetic inside
-// run_best_isa loops. Blocked sums keep fp32 reductions accurate: 16 lanes per 1024-element
-// block in the compute type, blocks added in double (error ~ (64 + n/1024) ulp, not n ulp).
+// run_best_isa loops. Blocked sums keep fp32 reductions accurate: 64 lanes per 1024-element
+// block in the compute type, blocks added in double (error ~ (16 + n/1024) ulp, not n ulp).
 #pragma once
 
 #include <algorithm>
@@ -49,7 +49,7 @@ inline C exp_c(C x) {
     return exp_f64(x);
 }
 
-inline constexpr int kSumLanes = 16;
+inline constexpr int kSumLanes = 64;  // 4 AVX-512 accumulators: no add-latency chain
 inline constexpr int64_t kSumBlock = 1024;
 
 /// sum_{i<n} f(i): kSumLanes accumulators of type C per block of kSumBlock, blocks in double.

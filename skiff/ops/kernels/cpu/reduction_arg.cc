@@ -120,6 +120,30 @@ void scan(const AxisView& v, DenseTensor& out, bool exclusive, bool reverse) {
   const int64_t n = v.n, inner = v.inner;
   const Acc init = kSum ? Acc(0) : Acc(1);
   auto op = [](Acc a, Acc x) { return kSum ? a + x : a * x; };
+  if (inner == 1) {  // one sequential scan per row
+    const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
+    parallel_for(0, v.outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const T* src = px + o * n;
+        T* dst = po + o * n;
+        Acc acc = init;
+        if (reverse) {
+          for (int64_t j = n - 1; j >= 0; --j) {
+            const Acc next = op(acc, static_cast<Acc>(cpu::load(src[j])));
+            dst[j] = cpu::store<T>(exclusive ? acc : next);
+            acc = next;
+          }
+          continue;
+        }
+        for (int64_t j = 0; j < n; ++j) {
+          const Acc next = op(acc, static_cast<Acc>(cpu::load(src[j])));
+          dst[j] = cpu::store<T>(exclusive ? acc : next);
+          acc = next;
+        }
+      }
+    });
+    return;
+  }
   const int64_t tiles = (inner + kTile - 1) / kTile;
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / (n * std::min(inner, kTile)));
   parallel_for(0, v.outer * tiles, grain, [&](int64_t b, int64_t e) {

@@ -34,6 +34,21 @@ void float_result(const DenseTensor& x, DenseTensor& out, const F& f) {
   }
 }
 
+/// Named functors shared by several ops, so their integer loops are instantiated once.
+struct identity_fn {
+  template <typename V>
+  V operator()(V v) const {
+    return v;
+  }
+};
+template <bool kValue>
+struct constant_fn {
+  template <typename V>
+  bool operator()(V) const {
+    return kValue;
+  }
+};
+
 /// Round half away from zero (std::round) from trunc, which vectorizes (roundps), unlike round.
 template <typename V>
 inline V round_half_away(V v) {
@@ -83,7 +98,7 @@ SKIFF_FLOAT_RESULT_KERNEL(erf, ErfArgs, cpu::vm::erf(v))
 template <typename T>
 void abs_cpu(const KernelContext&, const AbsArgs& a) {
   if constexpr (std::is_unsigned_v<T>) {
-    cpu::unary_loop<T, T>(a.x, *a.out, [](T v) { return v; });
+    cpu::unary_loop<T, T>(a.x, *a.out, identity_fn{});
   } else if constexpr (std::is_integral_v<T>) {  // abs(min) wraps to min, as in two's complement
     using U = std::make_unsigned_t<T>;
     cpu::unary_loop<T, T>(a.x, *a.out, [](T v) { return v < 0 ? static_cast<T>(U(0) - U(v)) : v; });
@@ -133,7 +148,7 @@ SKIFF_INSTANTIATE_KERNEL(square, cpu)
   template <typename T>                                                       \
   void op##_cpu(const KernelContext&, const Args& a) {                        \
     if constexpr (std::is_integral_v<T>) {                                    \
-      cpu::unary_loop<T, T>(a.x, *a.out, [](T v) { return v; });              \
+      cpu::unary_loop<T, T>(a.x, *a.out, identity_fn{});                      \
     } else {                                                                  \
       cpu::unary_loop<T, T>(a.x, *a.out, [](auto v) { return __VA_ARGS__; }); \
     }                                                                         \
@@ -148,7 +163,7 @@ SKIFF_ROUNDING_KERNEL(trunc, TruncArgs, std::trunc(v))
 template <typename T>
 void round_cpu(const KernelContext&, const RoundArgs& a) {
   if constexpr (std::is_integral_v<T>) {
-    cpu::unary_loop<T, T>(a.x, *a.out, [](T v) { return v; });
+    cpu::unary_loop<T, T>(a.x, *a.out, identity_fn{});
   } else if (a.decimals == 0) {
     cpu::unary_loop<T, T>(a.x, *a.out, [](auto v) { return round_half_away(v); });
   } else {  // scaled in float64, so that x * 10^decimals rounds once, as in the reference
@@ -165,7 +180,7 @@ SKIFF_INSTANTIATE_KERNEL(round, cpu)
   template <typename T>                                                          \
   void op##_cpu(const KernelContext&, const Args& a) {                           \
     if constexpr (std::is_integral_v<T>) {                                       \
-      cpu::unary_loop<bool, T>(a.x, *a.out, [](T) { return int_result; });       \
+      cpu::unary_loop<bool, T>(a.x, *a.out, constant_fn<int_result>{});          \
     } else {                                                                     \
       cpu::unary_loop<bool, T>(a.x, *a.out, [](auto v) { return __VA_ARGS__; }); \
     }                                                                            \
