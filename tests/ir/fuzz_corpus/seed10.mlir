@@ -1,0 +1,3 @@
+builtin.module {
+  %0 = op.nonexistent : () -> tensor<2xf32>
+}

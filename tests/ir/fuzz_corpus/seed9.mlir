@@ -1,0 +1,4 @@
+builtin.module {
+  %0 = op.data {dtype = f32, name = "x", shape = [2]} : () -> tensor<2xf32>
+  %1 = op.exp(%0) : (tensor<3xf32>) -> tensor<3xf32>
+}
