@@ -616,6 +616,31 @@ def gen_dense_fn(op):
     return "\n".join(L)
 
 
+def unboxed_args(op, tensor, tensor_list, optional, attr_fn, attrs):
+    """C++ expressions that take each argument of `op` out of boxed inputs. The tensor patterns
+    receive the index among tensor arguments; attributes come from `attr_fn<T>(s, attrs, i)`."""
+    call, ti = [], 0
+    for i, a in enumerate(op.args):
+        if a.is_tensor:
+            pattern = {"kTensor": tensor, "kTensorList": tensor_list, "kOptionalTensor": optional}
+            call.append(pattern[a.kind].format(ti))
+            ti += 1
+            continue
+        conv = f"{attr_fn}<{VALUE_TYPE[a.kind]}>(s, {attrs}, {i})"
+        call.append(f"static_cast<float>({conv})" if a.kind == "kFloat" else conv)
+    return call
+
+
+def boxed_return(op, res, lists_type):
+    """Lines returning the result `res` of a typed call as lists of tensors per output."""
+    if len(op.outputs) == 1:
+        o = op.outputs[0]
+        return [f"  return {lists_type}{{{res if o.is_list else '{' + res + '}'}}};"]
+    items = [f"std::get<{j}>(r)" if o.is_list else f"{{std::get<{j}>(r)}}"
+             for j, o in enumerate(op.outputs)]
+    return [f"  auto r = {res};", f"  return {lists_type}{{{', '.join(items)}}};"]
+
+
 def gen_boxed(ops):
     out = [HEADER, "#include \"skiff/ops/boxed.h\"", "#include \"skiff/ops/generated/dense_api.h\"",
            "#include \"skiff/ops/generated/op_ids.h\"\n", "namespace skiff::ops {\n",
@@ -624,34 +649,9 @@ def gen_boxed(ops):
         out.append(f"BoxedOutputs boxed_{op.name}(const OpSchema& s, const BoxedInputs& in) {{")
         n_tensor_args = sum(1 for a in op.args if a.is_tensor)
         out.append(f"  boxed_check_arity(s, in, {n_tensor_args});")
-        call = []
-        ti = 0
-        for i, a in enumerate(op.args):
-            if a.kind == "kTensor":
-                call.append(f"boxed_tensor(s, in, {ti})")
-                ti += 1
-            elif a.kind == "kTensorList":
-                call.append(f"boxed_tensor_list(s, in, {ti})")
-                ti += 1
-            elif a.kind == "kOptionalTensor":
-                call.append(f"boxed_optional_tensor(s, in, {ti})")
-                ti += 1
-            else:
-                vt = VALUE_TYPE[a.kind]
-                conv = f"boxed_attr<{vt}>(s, in.attrs, {i})"
-                if a.kind == "kFloat":
-                    conv = f"static_cast<float>({conv})"
-                call.append(conv)
-        res = f"dense::{op.name}({', '.join(call)})"
-        if len(op.outputs) == 1:
-            o = op.outputs[0]
-            out.append(f"  return BoxedOutputs{{{res if o.is_list else '{' + res + '}'}}};")
-        else:
-            out.append(f"  auto r = {res};")
-            items = []
-            for j, o in enumerate(op.outputs):
-                items.append(f"std::get<{j}>(r)" if o.is_list else f"{{std::get<{j}>(r)}}")
-            out.append(f"  return BoxedOutputs{{{', '.join(items)}}};")
+        call = unboxed_args(op, "boxed_tensor(s, in, {})", "boxed_tensor_list(s, in, {})",
+                            "boxed_optional_tensor(s, in, {})", "boxed_attr", "in.attrs")
+        out += boxed_return(op, f"dense::{op.name}({', '.join(call)})", "BoxedOutputs")
         out.append("}\n")
     out.append("}  // namespace\n")
     out.append("BoxedFn boxed_fn(OpId id) {")
@@ -872,31 +872,9 @@ def gen_call_op(ops):
         n = sum(1 for a in op.args if a.is_tensor)
         L.append(f"  SKIFF_ENFORCE(in.size() == {n}, kInvalidArgument, s.name, \"inputs\",")
         L.append(f"                str({n}, \" tensor arguments (\", s.signature, \")\"), in.size());")
-        call, ti = [], 0
-        for i, a in enumerate(op.args):
-            if a.kind == "kTensor":
-                call.append(f"one(s, in, {ti})")
-                ti += 1
-            elif a.kind == "kTensorList":
-                call.append(f"in[{ti}]")
-                ti += 1
-            elif a.kind == "kOptionalTensor":
-                call.append(f"maybe(s, in, {ti})")
-                ti += 1
-            else:
-                conv = f"ops::boxed_attr<{VALUE_TYPE[a.kind]}>(s, attrs, {i})"
-                if a.kind == "kFloat":
-                    conv = f"static_cast<float>({conv})"
-                call.append(conv)
-        res = f"{op.name}({', '.join(call)})"
-        if len(op.outputs) == 1:
-            o = op.outputs[0]
-            L.append(f"  return TensorLists{{{res if o.is_list else '{' + res + '}'}}};")
-        else:
-            L.append(f"  auto r = {res};")
-            items = [f"std::get<{j}>(r)" if o.is_list else f"{{std::get<{j}>(r)}}"
-                     for j, o in enumerate(op.outputs)]
-            L.append(f"  return TensorLists{{{', '.join(items)}}};")
+        call = unboxed_args(op, "one(s, in, {})", "in[{}]", "maybe(s, in, {})",
+                            "ops::boxed_attr", "attrs")
+        L += boxed_return(op, f"{op.name}({', '.join(call)})", "TensorLists")
         L.append("}\n")
     L.append("constexpr CallFn kCallTable[] = {")
     for op in ops:
