@@ -2,12 +2,11 @@
 // this process: oneDNN called directly (matmul) and a STREAM-like triad (memory bandwidth).
 // Prints one line per measurement, "name<TAB>median<TAB>unit"; bench/compare.py runs this and
 // the PyTorch peer alternately and prints the ratio table.
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,11 +107,16 @@ void bench_memory_bound() {
   report("triad 16M fp32", 3.0 * 4 * n / triad_s * 1e-9, "GB/s");
 
   DenseTensor x = randn({4096, 4096}, DType::kFloat32);
-  report("skiff softmax [4096,4096] fp32",
-         time_call([&] { call("softmax", {{x}}, {{"axis", int64_t{-1}}}); }) * 1e3, "ms");
+  report("skiff softmax [4096,4096] fp32", time_call([&] {
+                                             call("softmax", {{x}}, {{"axis", int64_t{-1}}});
+                                           }) * 1e3,
+         "ms");
   report("skiff sum [4096,4096] fp32", time_call([&] { call("sum", {{x}}); }) * 1e3, "ms");
   report("skiff sum rows [4096,4096] fp32",
-         time_call([&] { call("sum", {{x}}, {{"axis", std::vector<int64_t>{1}}}); }) * 1e3, "ms");
+         time_call([&] {
+           call("sum", {{x}}, {{"axis", std::vector<int64_t>{1}}});
+         }) * 1e3,
+         "ms");
   report("skiff transpose-copy [4096,4096] fp32",
          time_call([&] { skiff::view_transpose(x, 0, 1).contiguous(); }) * 1e3, "ms");
   DenseTensor y = randn({8192, 1024}, DType::kFloat32);

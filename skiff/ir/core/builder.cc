@@ -28,9 +28,10 @@ Operation* Builder::create_inferred(std::string_view name, std::span<const Value
                 "an InferMetaInterface attached to the op", "none");
   std::vector<Type> in(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) in[i] = operands[i] ? operands[i].type() : Type();
-  std::stable_sort(attrs.begin(), attrs.end(), [](const NamedAttribute& a, const NamedAttribute& b) {
-    return a.name.value() < b.name.value();
-  });
+  std::stable_sort(attrs.begin(), attrs.end(),
+                   [](const NamedAttribute& a, const NamedAttribute& b) {
+                     return a.name.value() < b.name.value();
+                   });
   std::vector<Type> out = im->infer(ctx_, in, attrs);
   return create(info, operands, out, std::move(attrs));
 }
@@ -50,10 +51,11 @@ Operation* Builder::clone(Operation* op, IrMapping& map) {
     operands[i] = v ? map.lookup_or_self(v) : Value();
   }
   std::vector<Type> types = op->result_types();
-  Operation* copy = Operation::create(op->info(), operands, types, op->attrs(), op->num_regions(),
-                                      op->loc());
+  Operation* copy =
+      Operation::create(op->info(), operands, types, op->attrs(), op->num_regions(), op->loc());
   for (uint32_t i = 0; i < op->num_results(); ++i) map.map(op->result(i), copy->result(i));
-  for (uint32_t r = 0; r < op->num_regions(); ++r) clone_region(op->region(r), copy->region(r), map);
+  for (uint32_t r = 0; r < op->num_regions(); ++r)
+    clone_region(op->region(r), copy->region(r), map);
   return insert(copy);
 }
 

@@ -100,9 +100,7 @@ class Builder {
   FloatAttr float_attr(double v) const { return FloatAttr::get(ctx_, v); }
   DTypeAttr dtype_attr(DataType v) const { return DTypeAttr::get(ctx_, v); }
   ArrayAttr ints_attr(std::span<const int64_t> v) const { return ArrayAttr::get_ints(ctx_, v); }
-  ArrayAttr floats_attr(std::span<const double> v) const {
-    return ArrayAttr::get_floats(ctx_, v);
-  }
+  ArrayAttr floats_attr(std::span<const double> v) const { return ArrayAttr::get_floats(ctx_, v); }
   NamedAttribute named(std::string_view name, Attribute v) const { return {str_attr(name), v}; }
 
   /// Hook for rewriters: called after an op is inserted.
