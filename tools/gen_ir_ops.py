@@ -17,6 +17,10 @@ import sys
 
 import yaml
 
+# The record grammar helpers are gen_ops.py's: one reader of the op records' text form.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_ops import split_top, write_if_changed  # noqa: E402
+
 # record type -> (ArgKind, C++ parameter type, attribute builder, accessor helper)
 ATTR_KINDS = {
     "int": ("kInt", "int64_t", "b.int_attr({})", "attr_int"),
@@ -54,26 +58,6 @@ DTYPE_SHORT = {"kUndefined": "undefined", "kBool": "bool", "kInt8": "i8", "kInt1
                "kInt32": "i32", "kInt64": "i64", "kUInt8": "u8", "kFloat16": "f16",
                "kBFloat16": "bf16", "kFloat32": "f32", "kFloat64": "f64", "kComplex64": "c64",
                "kComplex128": "c128"}
-
-
-def split_top(s):
-    """Splits on commas outside (), [], {} and quotes."""
-    out, depth, cur, quote = [], 0, "", False
-    for c in s:
-        if c == '"':
-            quote = not quote
-        if not quote and c in "([{":
-            depth += 1
-        if not quote and c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0 and not quote:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    if cur.strip():
-        out.append(cur.strip())
-    return out
 
 
 def camel(name):
@@ -323,15 +307,6 @@ def gen_source(records):
 
 def cxx_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def write_if_changed(path, text):
-    if os.path.exists(path):
-        with open(path) as f:
-            if f.read() == text:
-                return
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def main():
