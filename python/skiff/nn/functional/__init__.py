@@ -1,0 +1,20 @@
+"""skiff.nn.functional (Paddle's paddle.nn.functional), thin functions over skiff._C.ops."""
+from .activation import *  # noqa: F401,F403
+from .activation import __all__ as _activation_all
+from .common import *  # noqa: F401,F403
+from .common import __all__ as _common_all
+from .conv import *  # noqa: F401,F403
+from .conv import __all__ as _conv_all
+from .flash_attention import *  # noqa: F401,F403
+from .flash_attention import __all__ as _attention_all
+from .input import *  # noqa: F401,F403
+from .input import __all__ as _input_all
+from .loss import *  # noqa: F401,F403
+from .loss import __all__ as _loss_all
+from .norm import *  # noqa: F401,F403
+from .norm import __all__ as _norm_all
+from .pooling import *  # noqa: F401,F403
+from .pooling import __all__ as _pooling_all
+
+__all__ = (_activation_all + _common_all + _conv_all + _attention_all + _input_all + _loss_all
+           + _norm_all + _pooling_all)

@@ -1,0 +1,111 @@
+"""Parameters: Tensors that a Layer owns and an optimizer updates (Paddle's EagerParamBase)."""
+import numpy as np
+
+from .. import Tensor
+from . import unique_name
+
+__all__ = ["Parameter", "EagerParamBase", "create_parameter"]
+
+
+class EagerParamBase(Tensor):
+    """A trainable Tensor: stop_gradient=False unless trainable=False, persistable, with
+    optimize_attr {'learning_rate': multiplier}, regularizer and need_clip.
+
+    EagerParamBase(value, name=None, trainable=True, ...) wraps `value` (a Tensor: the same
+    memory, no copy) or builds one from array data."""
+
+    def __init__(self, value, name=None, trainable=True, optimize_attr=None, regularizer=None,
+                 do_model_average=None, need_clip=True, is_distributed=False):
+        if isinstance(value, Tensor):
+            super().__init__(value.detach())
+        else:
+            super().__init__(np.asarray(value))
+        self.name = name if name is not None else unique_name.generate("eager_tmp")
+        self.persistable = True
+        self.optimize_attr = dict(optimize_attr) if optimize_attr else {"learning_rate": 1.0}
+        self.regularizer = regularizer
+        self.do_model_average = do_model_average
+        self.need_clip = need_clip
+        self.is_distributed = is_distributed
+        self.trainable = trainable
+
+    @property
+    def trainable(self):
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value):
+        if not isinstance(value, bool):
+            raise ValueError(f"The type of trainable MUST be bool, but the type is {type(value)}")
+        self.stop_gradient = not value
+
+    def __str__(self):
+        return "Parameter containing:\n" + Tensor.__repr__(self)
+
+    __repr__ = __str__
+
+    def __deepcopy__(self, memo):
+        new = type(self)(self.detach().clone(), name=unique_name.generate(self.name + "_deepcopy"),
+                         trainable=self.trainable, optimize_attr=self.optimize_attr,
+                         regularizer=self.regularizer, do_model_average=self.do_model_average,
+                         need_clip=self.need_clip, is_distributed=self.is_distributed)
+        memo[id(self)] = new
+        return new
+
+    def __reduce__(self):
+        # Pickled as its data (skiff.save turns Tensors into (name, ndarray) itself)
+        return (_rebuild_parameter, (self.numpy(), self.name, self.trainable))
+
+
+def _rebuild_parameter(array, name, trainable):
+    from .. import to_tensor
+    return EagerParamBase(to_tensor(array), name=name, trainable=trainable)
+
+
+Parameter = EagerParamBase
+
+
+def _resolve_dtype(dtype):
+    from .. import get_default_dtype
+    return get_default_dtype() if dtype is None else dtype
+
+
+def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix=None):
+    """The core of Layer.create_parameter / skiff.create_parameter."""
+    from .initializer.initializer import Constant, XavierUniform, global_initializer
+    from .param_attr import ParamAttr
+    attr = ParamAttr._to_attr(attr)
+    if attr is False:
+        return None
+    shape = [int(s) for s in shape]
+    for s in shape:
+        if s < 0:
+            raise ValueError(f"create_parameter: argument 'shape' expected non-negative sizes, got "
+                             f"{shape}")
+    dtype = _resolve_dtype(dtype)
+    init = attr.initializer or global_initializer(is_bias) or default_initializer
+    if init is None:
+        init = Constant(0.0) if is_bias else XavierUniform()
+    name = attr.name
+    if name is None:
+        base = name_prefix if name_prefix else "param"
+        name = unique_name.generate(base + (".b" if is_bias else ".w"))
+    from .. import no_grad
+    with no_grad():
+        value = init._value(shape, dtype)
+    return EagerParamBase(value, name=name, trainable=attr.trainable,
+                          optimize_attr={"learning_rate": attr.learning_rate},
+                          regularizer=attr.regularizer, do_model_average=attr.do_model_average,
+                          need_clip=attr.need_clip)
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
+    """Paddle's paddle.create_parameter."""
+    from .param_attr import ParamAttr
+    attr = ParamAttr._to_attr(attr)
+    if attr is False:
+        raise ValueError("create_parameter: argument 'attr' must not be False")
+    if name is not None and attr.name is None:
+        attr.name = name
+    return make_parameter(shape, attr, dtype, is_bias, default_initializer,
+                          name_prefix="create_parameter")
