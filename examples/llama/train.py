@@ -1,0 +1,270 @@
+#!/usr/bin/python3
+"""Trains the small Llama of model.py on the corpus of corpus.py and samples text.
+
+    /usr/bin/python3 examples/llama/train.py                 # ~8 min on 2 cores, then samples
+    /usr/bin/python3 examples/llama/train.py --resume        # continue from the last checkpoint
+    /usr/bin/python3 examples/llama/train.py --sample-only --prompt "The"
+
+Everything it writes (corpus cache, tokenizer, checkpoints) goes to --out (default
+runs/llama); checkpoints are written atomically every --ckpt-every steps and at the end."""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import skiff as paddle  # noqa: E402
+from skiff.io import DataLoader, Dataset  # noqa: E402
+
+from corpus import load_or_build  # noqa: E402
+from model import Llama, LlamaConfig, flops_per_token, num_params  # noqa: E402
+from tokenizer import ByteBPE  # noqa: E402
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--out", default="runs/llama", help="run directory")
+    p.add_argument("--vocab", type=int, default=1024, help="BPE vocabulary size")
+    p.add_argument("--dim", type=int, default=192)
+    p.add_argument("--layers", type=int, default=4)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--hidden", type=int, default=512, help="SwiGLU hidden size")
+    p.add_argument("--tie", action="store_true", help="tie the output head to the embedding")
+    p.add_argument("--seq-len", type=int, default=128)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--steps", type=int, default=1200, help="training steps (the lr schedule)")
+    p.add_argument("--max-minutes", type=float, default=8.0,
+                   help="stop training after this many minutes (then checkpoint and sample)")
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--min-lr", type=float, default=3e-4)
+    p.add_argument("--warmup", type=int, default=50)
+    p.add_argument("--weight-decay", type=float, default=0.1)
+    p.add_argument("--clip", type=float, default=1.0, help="global gradient norm clip")
+    p.add_argument("--ckpt-every", type=int, default=200)
+    p.add_argument("--eval-every", type=int, default=200)
+    p.add_argument("--resume", action="store_true", help="continue from <out>/ckpt")
+    p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--sample-only", action="store_true", help="load the checkpoint and sample")
+    p.add_argument("--prompt", default="The ")
+    p.add_argument("--sample-tokens", type=int, default=200)
+    p.add_argument("--temperature", type=float, default=0.8)
+    p.add_argument("--top-k", type=int, default=40)
+    p.add_argument("--corpus-bytes", type=int, default=None, help="use only this much text")
+    return p.parse_args(argv)
+
+
+class TokenWindows(Dataset):
+    """Non-overlapping windows of seq_len + 1 tokens: (input, target) shifted by one."""
+
+    def __init__(self, tokens, seq_len):
+        self.tokens = tokens
+        self.seq_len = seq_len
+
+    def __len__(self):
+        return (len(self.tokens) - 1) // self.seq_len
+
+    def __getitem__(self, i):
+        s = i * self.seq_len
+        w = self.tokens[s:s + self.seq_len + 1]
+        return w[:-1], w[1:]
+
+
+class Progress:
+    """One status line: step, loss, tokens/s, ETA (a new line per update when not a TTY)."""
+
+    def __init__(self, total, every=10):
+        self.total = total
+        self.tty = sys.stdout.isatty()
+        self.every = 1 if self.tty else every
+
+    def update(self, step, loss, tok_s, eta_s, extra=""):
+        if step % self.every and step != self.total:
+            return
+        frac = step / self.total
+        bar = "#" * int(24 * frac) + "." * (24 - int(24 * frac))
+        eta = f"{int(eta_s // 60)}m{int(eta_s % 60):02d}s"
+        line = (f"step {step:5d}/{self.total} [{bar}] loss {loss:.4f} | {tok_s:,.0f} tok/s | "
+                f"ETA {eta}{extra}")
+        if self.tty:
+            sys.stdout.write("\r" + line + "\033[K")
+        else:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def newline(self):
+        if self.tty:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+
+
+def lr_at(step, args):
+    """Linear warm-up then cosine decay to min_lr over args.steps."""
+    if step < args.warmup:
+        return args.lr * (step + 1) / args.warmup
+    t = min(1.0, (step - args.warmup) / max(1, args.steps - args.warmup))
+    return args.min_lr + 0.5 * (args.lr - args.min_lr) * (1 + math.cos(math.pi * t))
+
+
+def prepare_data(args):
+    os.makedirs(args.out, exist_ok=True)
+    text = load_or_build(os.path.join(args.out, "corpus.txt"), args.corpus_bytes)
+    tok_path = os.path.join(args.out, "tokenizer.json")
+    if os.path.exists(tok_path):
+        tok = ByteBPE.load(tok_path)
+    else:
+        t0 = time.time()
+        tok = ByteBPE.train(text[:1_000_000], args.vocab)
+        tok.save(tok_path)
+        print(f"tokenizer: byte-level BPE, {tok.vocab_size} tokens, trained in "
+              f"{time.time() - t0:.1f} s")
+    tokens = np.array(tok.encode(text), dtype=np.int64)
+    n_val = max(len(tokens) // 20, args.seq_len * 4)
+    return tok, tokens[:-n_val], tokens[-n_val:], len(text)
+
+
+def evaluate(model, val, args, batches=8):
+    model.eval()
+    ds = TokenWindows(val, args.seq_len)
+    loader = DataLoader(ds, batch_size=args.batch_size, shuffle=False, drop_last=True)
+    losses = []
+    with paddle.no_grad():
+        for i, (x, y) in enumerate(loader):
+            if i >= batches:
+                break
+            losses.append(float(model.loss(x, y)))
+    model.train()
+    return float(np.mean(losses)) if losses else float("nan")
+
+
+def save_checkpoint(model, opt, step, args, cfg, rng_state):
+    ckpt = os.path.join(args.out, "ckpt")
+    os.makedirs(ckpt, exist_ok=True)
+    paddle.save(model.state_dict(), os.path.join(ckpt, "model.pdparams"))
+    paddle.save(opt.state_dict(), os.path.join(ckpt, "opt.pdopt"))
+    paddle.save({"step": step, "config": cfg.to_dict(), "args": vars(args),
+                 "numpy_rng": rng_state}, os.path.join(ckpt, "meta.pkl"))
+
+
+def sample(model, tok, args):
+    rng = np.random.default_rng(args.seed)
+    prompt_ids = tok.encode(args.prompt) or [0]
+    idx = paddle.to_tensor(np.array([prompt_ids], dtype=np.int64))
+    t0 = time.time()
+    out = model.generate(idx, args.sample_tokens, temperature=args.temperature,
+                         top_k=args.top_k, rng=rng)
+    dt = time.time() - t0
+    print(f"\n--- sample (temperature {args.temperature}, top-k {args.top_k}, "
+          f"{args.sample_tokens} tokens in {dt:.1f} s) ---")
+    print(args.prompt + tok.decode(out.tolist()))
+    print("---")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    paddle.seed(args.seed)
+    np.random.seed(args.seed)
+    t_start = time.time()
+    tok, train, val, n_chars = prepare_data(args)
+    meta_path = os.path.join(args.out, "ckpt", "meta.pkl")
+    start_step = 0
+    meta = None
+    if args.resume or args.sample_only:
+        if not os.path.exists(meta_path):
+            sys.exit(f"no checkpoint in {os.path.join(args.out, 'ckpt')}: train first")
+        meta = paddle.load(meta_path)
+        cfg = LlamaConfig(**meta["config"])
+        start_step = meta["step"]
+    else:
+        cfg = LlamaConfig(vocab_size=tok.vocab_size, dim=args.dim, n_layers=args.layers,
+                          n_heads=args.heads, hidden_dim=args.hidden, max_seq_len=args.seq_len,
+                          tie_embeddings=args.tie)
+    model = Llama(cfg)
+    print(f"corpus: {n_chars:,} characters -> {len(train) + len(val):,} tokens "
+          f"({len(train):,} train, {len(val):,} validation)")
+    print(f"model: {num_params(model) / 1e6:.2f} M parameters, dim {cfg.dim}, {cfg.n_layers} "
+          f"layers, {cfg.n_heads} heads, SwiGLU {cfg.hidden_dim}, vocab {cfg.vocab_size}, "
+          f"{'tied' if cfg.tie_embeddings else 'untied'} head")
+    clip = paddle.nn.ClipGradByGlobalNorm(args.clip) if args.clip > 0 else None
+    decay = {n for n, p in model.named_parameters() if len(p.shape) == 2}
+    names = {p.name: n for n, p in model.named_parameters()}
+    opt = paddle.optimizer.AdamW(learning_rate=args.lr, parameters=model.parameters(),
+                                 beta1=0.9, beta2=0.95, weight_decay=args.weight_decay,
+                                 grad_clip=clip,
+                                 apply_decay_param_fun=lambda n: names.get(n) in decay)
+    if meta is not None:
+        model.set_state_dict(paddle.load(os.path.join(args.out, "ckpt", "model.pdparams")))
+        opt.set_state_dict(paddle.load(os.path.join(args.out, "ckpt", "opt.pdopt")))
+        if meta.get("numpy_rng") is not None:
+            np.random.set_state(meta["numpy_rng"])
+        print(f"resumed from step {start_step}")
+    if args.sample_only:
+        model.eval()
+        sample(model, tok, args)
+        return
+
+    loader = DataLoader(TokenWindows(train, args.seq_len), batch_size=args.batch_size,
+                        shuffle=True, drop_last=True)
+    tokens_per_step = args.batch_size * args.seq_len
+    print(f"training: {args.steps} steps of {args.batch_size} x {args.seq_len} tokens, AdamW "
+          f"lr {args.lr} (warm-up {args.warmup}, cosine to {args.min_lr}), at most "
+          f"{args.max_minutes} min; initial validation loss {evaluate(model, val, args, 2):.3f} "
+          f"(uniform guess: {math.log(cfg.vocab_size):.3f})")
+    progress = Progress(args.steps)
+    step = start_step
+    t_train = time.time()
+    done_tokens = 0
+    ema = None
+    stopped_early = False
+    while step < args.steps:
+        for x, y in loader:
+            if step >= args.steps:
+                break
+            opt.set_lr(lr_at(step, args))
+            loss = model.loss(x, y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad(set_to_zero=False)
+            step += 1
+            done_tokens += tokens_per_step
+            lv = float(loss)
+            ema = lv if ema is None else 0.9 * ema + 0.1 * lv
+            elapsed = time.time() - t_train
+            tok_s = done_tokens / elapsed
+            remaining_steps = args.steps - step
+            eta = min(remaining_steps * tokens_per_step / tok_s,
+                      max(0.0, args.max_minutes * 60 - (time.time() - t_start)))
+            extra = ""
+            if step % args.eval_every == 0 or step == args.steps:
+                extra = f" | val {evaluate(model, val, args):.3f}"
+            progress.update(step, ema, tok_s, eta, extra)
+            if extra:
+                progress.newline()
+            if step % args.ckpt_every == 0:
+                save_checkpoint(model, opt, step, args, cfg, np.random.get_state())
+            if time.time() - t_start > args.max_minutes * 60:
+                stopped_early = True
+                break
+        if stopped_early:
+            break
+    progress.newline()
+    save_checkpoint(model, opt, step, args, cfg, np.random.get_state())
+    train_s = time.time() - t_train
+    print(f"trained {step - start_step} steps in {train_s / 60:.1f} min "
+          f"({done_tokens / max(train_s, 1e-9):,.0f} tokens/s, "
+          f"~{3 * flops_per_token(cfg, args.seq_len) * done_tokens / max(train_s, 1e-9) / 1e9:.1f}"
+          f" GFLOP/s); validation loss {evaluate(model, val, args):.3f}"
+          + (" (stopped at the time limit; --resume continues)" if stopped_early else ""))
+    print(f"checkpoint: {os.path.join(args.out, 'ckpt')}")
+    with open(os.path.join(args.out, "config.json"), "w") as f:
+        json.dump(cfg.to_dict(), f, indent=1)
+    model.eval()
+    sample(model, tok, args)
+
+
+if __name__ == "__main__":
+    main()
