@@ -41,8 +41,13 @@ def stdlib_files():
 def build_corpus(max_bytes=None):
     """The corpus text (deterministic for a given machine)."""
     parts = []
+    size = 0
     for path in stdlib_files():
-        parts.extend(_docstrings(path))
+        docs = _docstrings(path)
+        parts.extend(docs)
+        size += sum(len(d) + 2 for d in docs)
+        if max_bytes is not None and size >= max_bytes:
+            break
     if os.path.isdir(LICENSES):
         for name in sorted(os.listdir(LICENSES)):
             p = os.path.join(LICENSES, name)

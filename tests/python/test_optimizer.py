@@ -143,7 +143,9 @@ def test_training_loop_clear_grad_and_skipped_parameters():
 
 def test_state_dict_round_trip_continues_identically(tmp_path):
     def setup():
-        params, _ = make_params()
+        # a rebuilt model must get the same parameter names (accumulators are keyed by them)
+        with nn.unique_name.guard():
+            params, _ = make_params()
         sched = lr.StepDecay(0.1, step_size=2, gamma=0.5)
         return params, sched, skiff.optimizer.Adam(sched, parameters=params)
 
