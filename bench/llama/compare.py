@@ -26,15 +26,24 @@ def run(impl, extra):
     env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
     if impl == "torch" and os.path.exists(PEER_ENV):
         cmd = [PEER_ENV] + cmd
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if not lines:
+        sys.exit(f"{impl} run failed (exit code {proc.returncode}):\n{proc.stderr[-3000:]}")
+    if proc.returncode != 0:
+        print(f"  (note: the {impl} process exited with code {proc.returncode} after reporting)")
+    return json.loads(lines[-1])
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--threads", type=int, default=2,
+                   help="threads for both sides (BENCH_THREADS for torch, OMP_NUM_THREADS)")
     args = p.parse_args()
+    os.environ["BENCH_THREADS"] = str(args.threads)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
     extra = ["--steps", str(args.steps)]
     res = {"skiff": [], "torch": []}
     for r in range(args.rounds):
@@ -50,7 +59,8 @@ def main():
            for k, v in res.items()}
     s, t = med["skiff"], med["torch"]
     print()
-    print("| small Llama train step, B=8 T=256, AdamW | Skiff | PyTorch (tuned) | Skiff / PyTorch |")
+    print(f"| small Llama train step, B=8 T=256, AdamW, {args.threads} thread(s) | Skiff | "
+          "PyTorch (tuned) | Skiff / PyTorch |")
     print("|---|---|---|---|")
     print(f"| ms/step (median of {args.rounds} runs x {args.steps} steps) | {s['ms_per_step']:.1f} | "
           f"{t['ms_per_step']:.1f} | {t['ms_per_step'] / s['ms_per_step']:.2f}x speed |")
