@@ -11,7 +11,8 @@ from . import _C
 from .framework import (  # noqa: F401
     CPUPlace, CUDAPlace, Place, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
     float16, float32, float64, get_default_dtype, in_dynamic_mode, int8, int16, int32, int64,
-    is_compiled_with_cuda, is_floating_point, is_tensor, seed, set_default_dtype, uint8)
+    is_compiled_with_cuda, is_floating_point, is_tensor, seed, set_default_dtype, uint8,
+    get_rng_state, set_rng_state, set_printoptions)
 from .tensor import *  # noqa: F401,F403
 from .tensor import methods as _methods
 from . import autograd, device, linalg, version  # noqa: F401

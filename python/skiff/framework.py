@@ -68,3 +68,26 @@ def is_tensor(x):
 
 def is_floating_point(x):
     return x.dtype.is_floating_point
+
+
+def get_rng_state(device=None):
+    """The state of the CPU random generator, as a list (Paddle returns one per device)."""
+    return [_C.get_rng_state()]
+
+
+def set_rng_state(state_list, device=None):
+    """Restores a state from get_rng_state (random ops then repeat the same values)."""
+    seed_, offset = state_list[0]
+    _C.set_rng_state(seed_, offset)
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, sci_mode=None,
+                     linewidth=None):
+    """How tensors print (Paddle's paddle.set_printoptions)."""
+    from .tensor import methods
+    for key, value in (("precision", precision), ("threshold", threshold),
+                       ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            methods.PRINT_OPTIONS[key] = value
+    if sci_mode is not None:
+        methods.PRINT_OPTIONS["suppress"] = not sci_mode

@@ -58,6 +58,17 @@ void bind_framework(py::module_& m) {
 
   m.def(
       "seed", [](uint64_t s) { manual_seed_all(s); }, py::arg("seed"));
+  // The CPU generator's (seed, offset): what checkpoints save to resume the same random stream.
+  m.def("get_rng_state", [] {
+    const PhiloxState st = default_generator(Place::cpu()).state();
+    return py::make_tuple(st.seed, st.offset);
+  });
+  m.def(
+      "set_rng_state",
+      [](uint64_t seed, uint64_t offset) {
+        default_generator(Place::cpu()).set_state(PhiloxState{seed, offset});
+      },
+      py::arg("seed"), py::arg("offset"));
   m.def("get_default_dtype", [] { return default_dtype(); });
   m.def("set_default_dtype",
         [](py::handle d) { set_default_dtype(dtype_arg(d, "set_default_dtype", "d")); });

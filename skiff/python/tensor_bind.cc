@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <span>
 
 #include "skiff/core/views.h"
 #include "skiff/ops/dispatch.h"
@@ -124,6 +125,66 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
     g.copy_from(ops::dense::zeros_like(g, g.dtype()));
   }
   g.storage()->bump_version();
+}
+
+/// x[index] for the common basic indices (ints, unit-step slices, None, Ellipsis) as one
+/// unsqueeze + one slice view, without leaving C++. Anything else (steps, tensors, masks, errors
+/// to report) returns null and the Python implementation (tensor/indexing.py) takes over.
+py::object basic_getitem(const Tensor& x, py::handle index) {
+  py::handle single[1] = {index};
+  std::span<py::handle> items(single, 1);
+  std::vector<py::handle> tuple_items;
+  if (PyTuple_Check(index.ptr())) {
+    for (py::handle h : py::reinterpret_borrow<py::tuple>(index)) tuple_items.push_back(h);
+    items = tuple_items;
+  }
+  int consumed = 0, ellipses = 0;
+  for (py::handle h : items) {
+    if (h.ptr() == Py_Ellipsis) {
+      ++ellipses;
+    } else if ((PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr())) || PySlice_Check(h.ptr())) {
+      ++consumed;
+    } else if (!h.is_none()) {
+      return py::object();
+    }
+  }
+  const int rank = x.rank();
+  if (ellipses > 1 || consumed > rank) return py::object();
+  std::vector<int64_t> new_axes, axes, starts, ends, drop;
+  int axis = 0;  // axis of the tensor after the None axes are inserted
+  for (py::handle h : items) {
+    if (h.ptr() == Py_Ellipsis) {
+      axis += rank - consumed;
+    } else if (h.is_none()) {
+      new_axes.push_back(axis++);
+    } else {
+      // dims of the unsqueezed tensor: the original dim of this item
+      const int64_t n = x.dims()[axis - static_cast<int>(new_axes.size())];
+      if (PySlice_Check(h.ptr())) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(h.ptr(), &start, &stop, &step) < 0) throw py::error_already_set();
+        PySlice_AdjustIndices(static_cast<Py_ssize_t>(n), &start, &stop, step);
+        if (step != 1) return py::object();
+        if (start != 0 || stop != n) {
+          axes.push_back(axis);
+          starts.push_back(start);
+          ends.push_back(std::max(start, stop));
+        }
+      } else {
+        int64_t i = PyLong_AsLongLong(h.ptr());
+        if (i < -n || i >= n) return py::object();
+        if (i < 0) i += n;
+        axes.push_back(axis);
+        starts.push_back(i);
+        ends.push_back(i + 1);
+        drop.push_back(axis);
+      }
+      ++axis;
+    }
+  }
+  Tensor out = new_axes.empty() ? x : skiff::unsqueeze(x, new_axes);
+  if (!axes.empty()) out = skiff::slice(out, axes, starts, ends, drop);
+  return py::cast(std::move(out));
 }
 
 }  // namespace
@@ -298,6 +359,14 @@ void bind_tensor(py::module_& m) {
   def_binary<&skiff::greater_than>(cls, "__gt__", nullptr, "greater_than");
   def_binary<&skiff::greater_equal>(cls, "__ge__", nullptr, "greater_equal");
 
+  // Python's tensor/indexing.py handles what basic_getitem does not.
+  static auto* getitem_fallback = new py::object();
+  m.def("_set_getitem_fallback", [](py::object fn) { *getitem_fallback = std::move(fn); });
+  cls.def("__getitem__", [](py::handle self, py::handle index) -> py::object {
+    const Tensor& x = defined(*as_tensor_ptr(self), "__getitem__");
+    if (py::object r = basic_getitem(x, index)) return r;
+    return (*getitem_fallback)(self, index);
+  });
   m.def("_assign_into", &assign_into, py::arg("dst"), py::arg("src"),
         "Writes src (broadcast and cast) into dst's memory in place; bumps its version.");
   m.def(

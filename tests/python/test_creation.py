@@ -67,3 +67,13 @@ def test_assign_clone_to_tensor_of_tensor():
     z = skiff.to_tensor(x)  # copies
     assert not z._share_memory_with(x)
     assert skiff.to_tensor([x, x]).shape == [2, 2]
+
+
+def test_rng_state_roundtrip():
+    skiff.seed(7)
+    skiff.rand([3])
+    state = skiff.get_rng_state()
+    a = skiff.rand([5]).numpy()
+    skiff.rand([5])
+    skiff.set_rng_state(state)
+    np.testing.assert_array_equal(skiff.rand([5]).numpy(), a)

@@ -255,3 +255,13 @@ def test_matches_torch_composite():
                                torch.linalg.matrix_norm(t, 1).numpy())
     np.testing.assert_allclose(skiff.linalg.matrix_norm(x, p=math.inf).numpy(),
                                torch.linalg.matrix_norm(t, math.inf).numpy())
+
+
+def test_set_printoptions():
+    x = skiff.to_tensor([1.0 / 3.0])
+    try:
+        skiff.set_printoptions(precision=2)
+        assert "0.33]" in repr(x)
+    finally:
+        skiff.set_printoptions(precision=8)
+    assert "0.33333334]" in repr(x)

@@ -137,6 +137,9 @@ def _set_name(self, value):
     self.__dict__["_name"] = value
 
 
+PRINT_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80}
+
+
 def __repr__(self):
     """Paddle's form: Tensor(shape=[2, 3], dtype=float32, place=Place(cpu),
     stop_gradient=True,\n       [[1., 2., 3.], ...])"""
@@ -146,7 +149,11 @@ def __repr__(self):
             f"stop_gradient={self.stop_gradient},\n")
     prefix = "       "
     body = np.array2string(np.asarray(self.numpy()), separator=", ", prefix=prefix,
-                           precision=8, threshold=1000, edgeitems=3)
+                           max_line_width=PRINT_OPTIONS["linewidth"],
+                           precision=PRINT_OPTIONS["precision"],
+                           threshold=PRINT_OPTIONS["threshold"],
+                           edgeitems=PRINT_OPTIONS["edgeitems"],
+                           suppress_small=PRINT_OPTIONS.get("suppress"))
     return head + prefix + body + ")"
 
 
@@ -168,7 +175,7 @@ def install():
         setattr(_T, fn.__name__, fn)
     _T.__str__ = __repr__
     _T.__format__ = _format
-    _T.__getitem__ = indexing.getitem
+    _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
     _T.__setitem__ = indexing.setitem
     _T.name = property(_get_name, _set_name)
     _T.T = property(_T_prop)
