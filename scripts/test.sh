@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs the whole test suite (CTest: C++ tests and the textual
-# IR tests; pytest once the Python package exists).
+# IR tests; the pytest suites of tests/python).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/build.sh"

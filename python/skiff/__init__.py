@@ -1,0 +1,24 @@
+"""Skiff: a deep learning framework with PaddlePaddle 2.x's Python API (`import skiff as paddle`).
+
+Module layout:
+  skiff            dtypes, Tensor, creation, every top-level function, grad/no_grad, seed, ...
+  skiff.linalg     norm, vector_norm, matrix_norm, multi_dot, matmul
+  skiff.autograd   backward, grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+  skiff.device     set_device, get_device, is_compiled_with_cuda
+  skiff._C         the C++ extension; skiff._C.ops.<op> is every op record, record signatures
+"""
+from . import _C
+from .framework import (  # noqa: F401
+    CPUPlace, CUDAPlace, Place, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
+    float16, float32, float64, get_default_dtype, in_dynamic_mode, int8, int16, int32, int64,
+    is_compiled_with_cuda, is_floating_point, is_tensor, seed, set_default_dtype, uint8,
+    get_rng_state, set_rng_state, set_printoptions)
+from .tensor import *  # noqa: F401,F403
+from .tensor import methods as _methods
+from . import autograd, device, linalg, version  # noqa: F401
+from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .device import get_device, set_device  # noqa: F401
+from .linalg import norm  # noqa: F401
+
+_methods.install()
+__version__ = version.full_version

@@ -1,0 +1,3 @@
+"""skiff.tensor: creation, the top-level functions, indexing and Tensor methods."""
+from .creation import *  # noqa: F401,F403
+from .functions import *  # noqa: F401,F403

@@ -1,0 +1,185 @@
+"""Methods of skiff.Tensor that mirror the functions (Paddle monkey-patches them the same way),
+plus the Python-level protocol pieces: repr, indexing, iteration, name, item/tolist.
+
+A bound op is attached as an instancemethod (no Python frame: `x.sum()` calls the C++ binding
+directly); Python functions are attached as they are.
+"""
+import itertools
+import types
+
+import numpy as np
+
+from .. import _C
+from . import creation, functions, indexing
+
+_T = _C.Tensor
+
+# Functions whose first argument is the tensor, exposed as methods under the same name.
+_METHODS = [
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod", "floor_mod",
+    "maximum", "minimum", "equal", "not_equal", "less_than", "less_equal", "greater_than",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_not", "lerp", "cast", "abs", "neg", "sign", "square",
+    "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
+    "tan", "tanh", "asin", "acos", "atan", "sinh", "cosh", "erf", "floor", "ceil", "trunc",
+    "round", "isnan", "isinf", "isfinite", "sigmoid", "scatter", "scatter_nd_add", "index_add",
+    "masked_fill", "masked_select", "gather", "gather_nd", "index_select", "sort", "topk",
+    "matmul", "bmm", "dot", "outer", "mm", "t", "sum", "mean", "prod", "max", "min", "amax",
+    "amin", "all", "any", "logsumexp", "var", "std", "argmax", "argmin", "argsort", "cumsum",
+    "cumprod", "count_nonzero", "pow", "clip", "scale", "isclose", "allclose", "equal_all",
+    "nonzero", "reshape", "flatten", "transpose", "squeeze", "unsqueeze", "expand",
+    "broadcast_to", "strided_slice", "diagonal", "chunk", "unbind", "tile", "flip", "roll",
+    "tril", "triu", "view", "split", "tensor_split", "expand_as", "moveaxis",
+    "take_along_axis", "put_along_axis", "repeat_interleave", "unique", "dist",
+]
+
+
+def _attach(name, fn):
+    if isinstance(fn, types.FunctionType):
+        setattr(_T, name, fn)
+    else:  # a bound C++ op: bind `self` without a Python frame
+        setattr(_T, name, _C._instancemethod(fn))
+
+
+def astype(self, dtype):
+    return _C.ops.cast(self, dtype)
+
+
+def item(self, *args):
+    return self.numpy().item(*args)
+
+
+def tolist(self):
+    return self.numpy().tolist()
+
+
+def gradient(self):
+    """The gradient as a numpy array (None when there is none)."""
+    g = self.grad
+    return None if g is None else np.array(g)
+
+
+def register_hook(self, hook):
+    """`hook(grad)` runs when the gradient of this tensor is computed; a returned tensor
+    replaces it. Returns a handle whose remove() disables the hook."""
+    return _C.register_hook(self, hook)
+
+
+def clone(self):
+    return _C.ops.assign(self)
+
+
+def cpu(self):
+    return self if self.place.is_cpu_place() else _C.to_tensor(self, place="cpu")
+
+
+def cuda(self, device_id=None, blocking=True):
+    return _C.to_tensor(self, place=f"gpu:{device_id or 0}")
+
+
+def to(self, *args, **kwargs):
+    """to(device), to(dtype), to(device, dtype) (Paddle's Tensor.to)."""
+    device = kwargs.pop("device", None)
+    dtype = kwargs.pop("dtype", None)
+    kwargs.pop("blocking", None)
+    for a in args:
+        if isinstance(a, (_C.Place,)) or (isinstance(a, str) and a.split(":")[0] in ("cpu", "gpu", "cuda")):
+            device = a
+        elif a is not None:
+            dtype = a
+    out = self
+    if dtype is not None and out.dtype != dtype:
+        out = _C.ops.cast(out, dtype)
+    if device is not None and out.place != _C.Place(device):
+        out = _C.to_tensor(out, place=device)
+    return out
+
+
+def fill_(self, value):
+    """Fills in place (no autograd: what initializers use)."""
+    _C._assign_into(self, _C.to_tensor(value, dtype=self.dtype))
+    return self
+
+
+def zero_(self):
+    return fill_(self, 0)
+
+
+def uniform_(self, min=-1.0, max=1.0, seed=0):  # noqa: A002
+    _C._assign_into(self, _C.ops.uniform(self.shape, self.dtype, min, max, seed))
+    return self
+
+
+def normal_(self, mean=0.0, std=1.0):
+    _C._assign_into(self, _C.ops.gaussian(self.shape, mean, std, 0, self.dtype))
+    return self
+
+
+def __iter__(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-D tensor")
+    for i in range(self.shape[0]):
+        yield indexing.getitem(self, i)
+
+
+_counter = itertools.count()
+
+
+def _get_name(self):
+    d = self.__dict__
+    n = d.get("_name")
+    if n is None:
+        n = d["_name"] = f"generated_tensor_{next(_counter)}"
+    return n
+
+
+def _set_name(self, value):
+    self.__dict__["_name"] = value
+
+
+PRINT_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80}
+
+
+def __repr__(self):
+    """Paddle's form: Tensor(shape=[2, 3], dtype=float32, place=Place(cpu),
+    stop_gradient=True,\n       [[1., 2., 3.], ...])"""
+    if not self._is_initialized():
+        return "Tensor(Not initialized)"
+    head = (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
+            f"stop_gradient={self.stop_gradient},\n")
+    prefix = "       "
+    body = np.array2string(np.asarray(self.numpy()), separator=", ", prefix=prefix,
+                           max_line_width=PRINT_OPTIONS["linewidth"],
+                           precision=PRINT_OPTIONS["precision"],
+                           threshold=PRINT_OPTIONS["threshold"],
+                           edgeitems=PRINT_OPTIONS["edgeitems"],
+                           suppress_small=PRINT_OPTIONS.get("suppress"))
+    return head + prefix + body + ")"
+
+
+def _T_prop(self):
+    return self if self.ndim < 2 else _C.ops.transpose(self, list(range(self.ndim))[::-1])
+
+
+def _format(self, spec):
+    if self.ndim == 0:
+        return format(self.item(), spec)
+    return format(repr(self), spec)
+
+
+def install():
+    for name in _METHODS:
+        _attach(name, getattr(functions, name))
+    for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
+               uniform_, normal_, __iter__, __repr__):
+        setattr(_T, fn.__name__, fn)
+    _T.__str__ = __repr__
+    _T.__format__ = _format
+    _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
+    _T.__setitem__ = indexing.setitem
+    _T.name = property(_get_name, _set_name)
+    _T.T = property(_T_prop)
+    _T.persistable = False
+    _T.zeros_like = creation.zeros_like
+    # numpy defers to Tensor's reflected operators (np.float32(2) * t is a Tensor).
+    _T.__array_priority__ = 100

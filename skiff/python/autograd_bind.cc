@@ -1,0 +1,86 @@
+// The autograd API the Python layer builds on: grad mode, backward, grad, tensor hooks.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "skiff/python/bind.h"
+#include "skiff/python/convert.h"
+#include "skiff/runtime/eager/engine.h"
+#include "skiff/runtime/eager/grad_mode.h"
+#include "skiff/runtime/eager/grad_node.h"
+
+namespace skiff::python {
+
+namespace {
+
+std::vector<Tensor> tensors_or_none(py::handle h, const char* op, const char* arg) {
+  std::vector<Tensor> out;
+  if (h.is_none()) return out;
+  if (is_tensor(h)) return {tensor_arg(h, op, arg)};
+  for (py::handle item : h) out.push_back(item.is_none() ? Tensor() : tensor_arg(item, op, arg));
+  return out;
+}
+
+/// A Python hook owned by a tensor's grad node; remove() disables it (Paddle's handle API).
+struct HookHandle {
+  std::shared_ptr<py::object> fn;
+  std::shared_ptr<bool> active = std::make_shared<bool>(true);
+  void remove() { *active = false; }
+};
+
+}  // namespace
+
+void bind_autograd(py::module_& m) {
+  m.def("is_grad_enabled", &autograd::grad_enabled);
+  m.def("set_grad_enabled", &autograd::set_grad_enabled, py::arg("mode"));
+  m.def(
+      "backward",
+      [](py::handle tensors, py::handle grad_tensors, bool retain_graph) {
+        autograd::backward(tensors_or_none(tensors, "backward", "tensors"),
+                           tensors_or_none(grad_tensors, "backward", "grad_tensors"), retain_graph);
+      },
+      py::arg("tensors"), py::arg("grad_tensors") = py::none(), py::arg("retain_graph") = false);
+  m.def(
+      "grad",
+      [](py::handle outputs, py::handle inputs, py::handle grad_outputs, py::handle retain_graph,
+         bool create_graph, bool allow_unused) {
+        autograd::GradOptions opt;
+        if (!retain_graph.is_none()) opt.retain_graph = retain_graph.cast<bool>();
+        opt.create_graph = create_graph;
+        opt.allow_unused = allow_unused;
+        auto r = autograd::grad(tensors_or_none(outputs, "grad", "outputs"),
+                                tensors_or_none(inputs, "grad", "inputs"),
+                                tensors_or_none(grad_outputs, "grad", "grad_outputs"), opt);
+        py::list out;
+        for (auto& t : r) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
+        return out;
+      },
+      py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
+      py::arg("retain_graph") = py::none(), py::arg("create_graph") = false,
+      py::arg("allow_unused") = false);
+
+  py::class_<HookHandle>(m, "HookRemoveHelper").def("remove", &HookHandle::remove);
+  m.def(
+      "register_hook",
+      [](const Tensor& t, py::object fn) {
+        SKIFF_ENFORCE(autograd::requires_grad(t), kPrecondition, "register_hook", "self",
+                      "a tensor that requires gradients (stop_gradient=False)",
+                      "stop_gradient=True");
+        HookHandle h;
+        // The node may outlive the interpreter's hold on fn: drop it under the GIL.
+        h.fn = std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* o) {
+          py::gil_scoped_acquire gil;
+          delete o;
+        });
+        autograd::register_hook(t, [fn = h.fn, active = h.active](const Tensor& g) -> Tensor {
+          if (!*active) return Tensor();
+          py::gil_scoped_acquire gil;
+          py::object r = (*fn)(py::cast(g));
+          return r.is_none() ? Tensor() : tensor_arg(r, "register_hook", "hook result");
+        });
+        return h;
+      },
+      py::arg("tensor"), py::arg("hook"));
+}
+
+}  // namespace skiff::python

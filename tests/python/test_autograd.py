@@ -1,0 +1,121 @@
+"""The autograd API: backward, grad (create_graph, allow_unused), no_grad & co, hooks."""
+import numpy as np
+import pytest
+
+import skiff
+
+
+def _leaf(values):
+    t = skiff.to_tensor(values, dtype="float64")
+    t.stop_gradient = False
+    return t
+
+
+def test_backward_accumulates_and_clear_grad():
+    x = _leaf([1.0, 2.0, 3.0])
+    (x * x).sum().backward()
+    assert x.grad.numpy().tolist() == [2.0, 4.0, 6.0]
+    (x * 3).sum().backward()
+    assert x.grad.numpy().tolist() == [5.0, 7.0, 9.0]
+    np.testing.assert_array_equal(x.gradient(), [5.0, 7.0, 9.0])
+    x.clear_grad()  # Paddle: zeroed in place
+    assert x.grad.numpy().tolist() == [0.0, 0.0, 0.0]
+    x.clear_gradient(False)
+    assert x.grad is None and x.gradient() is None
+
+
+def test_backward_with_grad_tensor_and_retain_graph():
+    x = _leaf([1.0, 2.0])
+    y = x * x
+    y.backward(skiff.to_tensor([1.0, 10.0], dtype="float64"), retain_graph=True)
+    assert x.grad.numpy().tolist() == [2.0, 40.0]
+    y.backward(skiff.to_tensor([1.0, 1.0], dtype="float64"))
+    assert x.grad.numpy().tolist() == [4.0, 44.0]
+    with pytest.raises(RuntimeError, match="retain_graph"):
+        y.backward(skiff.to_tensor([1.0, 1.0], dtype="float64"))
+
+
+def test_autograd_backward_several_tensors():
+    x = _leaf([1.0, 2.0])
+    skiff.autograd.backward([(x * 2).sum(), (x * x).sum()])
+    assert x.grad.numpy().tolist() == [4.0, 6.0]
+    with pytest.raises(ValueError, match="one per tensor"):
+        skiff.autograd.backward([x.sum()], [None, None])
+
+
+def test_grad_create_graph_higher_order():
+    x = _leaf([0.5, 1.5])
+    y = (x ** 3).sum()
+    (g,) = skiff.grad(y, x, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), 3 * x.numpy() ** 2)
+    (g2,) = skiff.grad(g.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g2.numpy(), 6 * x.numpy())
+    (g3,) = skiff.grad(g2.sum(), x)
+    np.testing.assert_allclose(g3.numpy(), [6.0, 6.0])
+    assert x.grad is None  # grad does not touch .grad
+
+
+def test_grad_allow_unused_and_grad_outputs():
+    x, z = _leaf([1.0]), _leaf([2.0])
+    y = x * 4
+    gx, gz = skiff.grad([y], [x, z], grad_outputs=[skiff.to_tensor([0.5], dtype="float64")],
+                        allow_unused=True)
+    assert gx.numpy().tolist() == [2.0] and gz is None
+    with pytest.raises(Exception, match="unused|allow_unused|not reachable|does not depend"):
+        skiff.grad([x * 4], [x, z])
+
+
+def test_no_grad_context_and_decorators():
+    x = _leaf([1.0])
+    with skiff.no_grad():
+        assert not skiff.is_grad_enabled()
+        y = x * 2
+        with skiff.enable_grad():
+            z = x * 2
+    assert skiff.is_grad_enabled()
+    assert y.stop_gradient and not z.stop_gradient
+
+    @skiff.no_grad()
+    def f(t):
+        return t * 2
+
+    @skiff.no_grad
+    def g(t):
+        return t * 2
+
+    assert f(x).stop_gradient and g(x).stop_gradient and skiff.is_grad_enabled()
+    with skiff.set_grad_enabled(False):
+        assert (x * 2).stop_gradient
+    assert skiff.is_grad_enabled()
+    skiff.set_grad_enabled(False)
+    assert not skiff.is_grad_enabled()
+    skiff.set_grad_enabled(True)
+    assert skiff.is_grad_enabled()
+
+
+def test_hooks_and_retain_grads():
+    x = _leaf([1.0, 2.0])
+    y = x * 3
+    y.retain_grads()
+    seen = []
+    h = y.register_hook(lambda g: seen.append(g.numpy().tolist()))
+    x.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert seen == [[1.0, 1.0]]
+    assert y.grad.numpy().tolist() == [1.0, 1.0]
+    assert x.grad.numpy().tolist() == [30.0, 30.0]
+    h.remove()
+    (x * 3).sum().backward()
+    with pytest.raises(RuntimeError, match="stop_gradient"):
+        skiff.to_tensor([1.0]).register_hook(lambda g: g)
+
+
+def test_stop_gradient_semantics():
+    x = skiff.to_tensor([1.0])
+    assert x.stop_gradient
+    y = x * 2
+    assert y.stop_gradient and y.is_leaf
+    with pytest.raises(TypeError, match="floating point"):
+        skiff.to_tensor([1]).stop_gradient = False
+    w = skiff.to_tensor([1.0], stop_gradient=False)
+    assert not w.stop_gradient and not (w * 2).is_leaf

@@ -1,0 +1,145 @@
+"""Every bound op (skiff._C.ops) against numpy and PyTorch, forward and backward, from the table
+in op_table.py. Backward: skiff.grad against float64 central differences, and against torch
+autograd where torch is importable."""
+import numpy as np
+import pytest
+
+import skiff
+from op_table import CASES, EXCLUDED, torch
+
+ops = skiff._C.ops
+
+
+def _inputs(case, seed=0):
+    rng = np.random.default_rng(seed)
+    return [i.make(rng) for i in case.inputs]
+
+
+def _run(case, tensors):
+    return case.call(ops, *tensors) if case.call else getattr(ops, case.op)(*tensors)
+
+
+def _flat(out):
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _is_float(a):
+    return np.asarray(a).dtype.kind == "f"
+
+
+def _close(got, want, atol, what):
+    got = np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
+    if want.dtype.kind == "b":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+    else:
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-6,
+                                   atol=atol, err_msg=what)
+
+
+def test_every_op_has_a_case():
+    names = set(skiff._C.op_names())
+    covered = {c.op for c in CASES}
+    assert not (names - covered - EXCLUDED), f"ops without a test case: {sorted(names - covered - EXCLUDED)}"
+    assert not (covered - names), f"cases for unknown ops: {sorted(covered - names)}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_forward_numpy(case):
+    if case.np_fn is None:
+        pytest.skip("no numpy reference (checked against torch)")
+    arrays = _inputs(case)
+    out = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))
+    ref = case.np_fn(*arrays)
+    ref = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+    assert len(out) >= len(ref)
+    for k, (o, r) in enumerate(zip(out, ref)):
+        _close(o.numpy(), r, case.atol, f"{case.op} output {k}")
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("case", [c for c in CASES if c.torch_fn], ids=repr)
+def test_forward_torch(case):
+    arrays = _inputs(case)
+    out = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))
+    ref = case.torch_fn(*[torch.from_numpy(np.ascontiguousarray(a)) for a in arrays])
+    ref = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+    for k, (o, r) in enumerate(zip(out, ref)):
+        _close(o.numpy(), r.numpy(), case.atol, f"{case.op} output {k} vs torch")
+
+
+def _differentiable(case):
+    s = skiff._C.op_schema(case.op)
+    has_float = any(_is_float(a) for a in _inputs(case))
+    return case.grad and s["differentiable"] and s["grad_inputs"] and has_float
+
+
+def _loss_weights(outs, seed=1):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(o.shape) if o.dtype.is_floating_point else None for o in outs]
+
+
+def _skiff_grads(case, arrays):
+    tensors = [skiff.to_tensor(a) for a in arrays]
+    for t in tensors:
+        if t.dtype.is_floating_point:
+            t.stop_gradient = False
+    outs = _flat(_run(case, tensors))
+    ws = _loss_weights(outs)
+    loss = None
+    for o, w in zip(outs, ws):
+        if w is not None:
+            term = skiff.sum(o * skiff.to_tensor(w))
+            loss = term if loss is None else loss + term
+    float_inputs = [t for t in tensors if t.dtype.is_floating_point]
+    grads = skiff.grad([loss], float_inputs, allow_unused=True)
+    return grads, ws
+
+
+def _loss_value(case, arrays, ws):
+    with skiff.no_grad():
+        outs = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))
+    return sum(float((o.numpy() * w).sum()) for o, w in zip(outs, ws) if w is not None)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.fd], ids=repr)
+def test_backward_finite_differences(case):
+    if not _differentiable(case):
+        pytest.skip("not differentiable")
+    arrays = _inputs(case)
+    grads, ws = _skiff_grads(case, arrays)
+    floats = [k for k, a in enumerate(arrays) if _is_float(a)]
+    assert any(g is not None for g in grads), f"{case.op}: no input received a gradient"
+    eps = 1e-6
+    for k, g in zip(floats, grads):
+        if g is None:
+            continue
+        num = np.zeros_like(arrays[k])
+        for j in np.ndindex(arrays[k].shape):
+            plus = [a.copy() for a in arrays]
+            minus = [a.copy() for a in arrays]
+            plus[k][j] += eps
+            minus[k][j] -= eps
+            num[j] = (_loss_value(case, plus, ws) - _loss_value(case, minus, ws)) / (2 * eps)
+        _close(g.numpy(), num, 1e-5, f"{case.op} grad of input {k}")
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("case", [c for c in CASES if c.torch_fn], ids=repr)
+def test_backward_torch(case):
+    if not _differentiable(case):
+        pytest.skip("not differentiable")
+    arrays = _inputs(case)
+    grads, ws = _skiff_grads(case, arrays)
+    tt = [torch.tensor(a, requires_grad=_is_float(a)) for a in arrays]
+    outs = case.torch_fn(*tt)
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    loss = sum((o * torch.from_numpy(w)).sum() for o, w in zip(outs, ws)
+               if w is not None and o.dtype.is_floating_point)
+    floats = [t for t in tt if t.requires_grad]
+    tg = torch.autograd.grad(loss, floats, allow_unused=True)
+    for k, (g, r) in enumerate(zip(grads, tg)):
+        if g is None or r is None:
+            continue
+        _close(g.numpy(), r.numpy(), 1e-6, f"{case.op} grad of float input {k} vs torch")
