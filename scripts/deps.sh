@@ -12,7 +12,7 @@ packages=(
 )
 # `--bench` also installs the peers the benchmarks compare against.
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch libopenblas0-openmp)
+  packages+=(python3-torch libtorch-dev libopenblas0-openmp)
 fi
 
 missing=()

@@ -9,5 +9,6 @@
 #include "skiff/ops/meta/linalg_meta.h"
 #include "skiff/ops/meta/manipulation_meta.h"
 #include "skiff/ops/meta/nn_meta.h"
+#include "skiff/ops/meta/optimizer_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"
 #include "skiff/ops/meta/unary_meta.h"

@@ -57,7 +57,9 @@ ops::BoxedInputs transform_inputs(const ops::BoxedInputs& in, DType tested,
   out.attrs = in.attrs;
   for (const auto& list : in.tensors) {
     std::vector<DenseTensor> l;
-    for (const auto& t : list) l.push_back(t.dtype() == tested ? f(t) : t);
+    // Tensors of other dtypes are copied too: in-place ops (optimizers) must not see the
+    // writes of another run.
+    for (const auto& t : list) l.push_back(t.dtype() == tested ? f(t) : t.copy_to(t.place()));
     out.tensors.push_back(std::move(l));
   }
   return out;
