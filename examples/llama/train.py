@@ -37,7 +37,8 @@ def parse_args(argv=None):
     p.add_argument("--tie", action="store_true", help="tie the output head to the embedding")
     p.add_argument("--seq-len", type=int, default=128)
     p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--steps", type=int, default=1200, help="training steps (the lr schedule)")
+    p.add_argument("--steps", type=int, default=3000,
+                   help="training steps (or fewer: see --max-minutes)")
     p.add_argument("--max-minutes", type=float, default=8.0,
                    help="stop training after this many minutes (then checkpoint and sample)")
     p.add_argument("--lr", type=float, default=3e-3)
@@ -102,11 +103,12 @@ class Progress:
             sys.stdout.flush()
 
 
-def lr_at(step, args):
-    """Linear warm-up then cosine decay to min_lr over args.steps."""
+def lr_at(step, time_frac, args):
+    """Linear warm-up, then cosine decay to min_lr over whichever budget runs out first: the
+    steps or the time limit (so a slow machine still ends its run annealed)."""
     if step < args.warmup:
         return args.lr * (step + 1) / args.warmup
-    t = min(1.0, (step - args.warmup) / max(1, args.steps - args.warmup))
+    t = min(1.0, max((step - args.warmup) / max(1, args.steps - args.warmup), time_frac))
     return args.min_lr + 0.5 * (args.lr - args.min_lr) * (1 + math.cos(math.pi * t))
 
 
@@ -211,7 +213,8 @@ def main(argv=None):
                         shuffle=True, drop_last=True)
     tokens_per_step = args.batch_size * args.seq_len
     print(f"training: {args.steps} steps of {args.batch_size} x {args.seq_len} tokens, AdamW "
-          f"lr {args.lr} (warm-up {args.warmup}, cosine to {args.min_lr}), at most "
+          f"lr {args.lr} (warm-up {args.warmup}, cosine to {args.min_lr} over the steps or the "
+          f"time limit), at most "
           f"{args.max_minutes} min; initial validation loss {evaluate(model, val, args, 2):.3f} "
           f"(uniform guess: {math.log(cfg.vocab_size):.3f})")
     progress = Progress(args.steps)
@@ -224,7 +227,7 @@ def main(argv=None):
         for x, y in loader:
             if step >= args.steps:
                 break
-            opt.set_lr(lr_at(step, args))
+            opt.set_lr(lr_at(step, (time.time() - t_start) / (args.max_minutes * 60), args))
             loss = model.loss(x, y)
             loss.backward()
             opt.step()
