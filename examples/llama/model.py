@@ -28,19 +28,23 @@ class LlamaConfig:
 
 
 def rope_tables(max_len, head_dim, base):
-    """cos/sin of the rotation angles, [max_len, head_dim] (the two halves repeat)."""
+    """cos and signed sin of the rotation angles, [max_len, head_dim]: pair (i, i + hd/2)
+    rotates by angle t * base^(-2i/hd); the first half of the sin table is negated so that
+    apply_rope needs no negation."""
     inv = 1.0 / (base ** (np.arange(0, head_dim, 2, dtype=np.float64) / head_dim))
     t = np.arange(max_len, dtype=np.float64)
     freqs = np.outer(t, inv)
     emb = np.concatenate([freqs, freqs], axis=-1)
-    return np.cos(emb).astype(np.float32), np.sin(emb).astype(np.float32)
+    sin = np.sin(emb)
+    sin[:, : head_dim // 2] *= -1
+    return np.cos(emb).astype(np.float32), sin.astype(np.float32)
 
 
-def apply_rope(x, cos, sin):
-    """x [B, T, H, hd]; cos/sin [T, 1, hd]. Rotates pairs (i, i + hd/2)."""
-    x1, x2 = paddle.chunk(x, 2, axis=-1)
-    rotated = paddle.concat([-x2, x1], axis=-1)
-    return x * cos + rotated * sin
+def apply_rope(x, cos, sin_signed):
+    """x [B, T, H, hd]; cos/sin_signed [T, 1, hd]. x * cos + rotate_half(x) * sin, where
+    rotate_half(x) = concat(-x2, x1) = roll(x, hd/2) * sign: one roll instead of split, negate
+    and concat."""
+    return x * cos + paddle.roll(x, x.shape[-1] // 2, axis=-1) * sin_signed
 
 
 class Attention(nn.Layer):

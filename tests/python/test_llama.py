@@ -35,9 +35,15 @@ def test_rope_is_a_rotation():
     x = skiff.to_tensor(np.random.default_rng(0).standard_normal((1, 3, 2, 8)).astype(np.float32))
     ang = np.random.default_rng(1).uniform(0, 6, (3, 1, 4)).astype(np.float32)
     ang = np.concatenate([ang, ang], -1)
-    y = apply_rope(x, skiff.to_tensor(np.cos(ang)), skiff.to_tensor(np.sin(ang))).numpy()
+    sin = np.sin(ang)
+    sin[..., :4] *= -1
+    y = apply_rope(x, skiff.to_tensor(np.cos(ang)), skiff.to_tensor(sin)).numpy()
     np.testing.assert_allclose(np.linalg.norm(y, axis=-1), np.linalg.norm(x.numpy(), axis=-1),
                                rtol=1e-5)
+    xv = x.numpy()
+    x1, x2 = xv[..., :4], xv[..., 4:]
+    ref = xv * np.cos(ang) + np.concatenate([-x2, x1], -1) * np.sin(ang)
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("tie", [False, True])
