@@ -23,13 +23,41 @@ BestFitAllocator::BestFitAllocator(DeviceInterface* device, const Place& place, 
 BestFitAllocator::~BestFitAllocator() {
   std::lock_guard<std::mutex> lock(mu_);
   release_idle_locked();
+  for (Block* b : spare_blocks_) delete b;
+}
+
+BestFitAllocator::Block* BestFitAllocator::new_block(const Block& init) {
+  if (spare_blocks_.empty()) return new Block(init);
+  Block* b = spare_blocks_.back();
+  spare_blocks_.pop_back();
+  *b = init;
+  return b;
+}
+
+void BestFitAllocator::delete_block(Block* block) { spare_blocks_.push_back(block); }
+
+void BestFitAllocator::insert_free(Block* block) {
+  const FreeKey key{block->size, block->ptr};
+  if (spare_free_nodes_.empty()) {
+    free_blocks_.emplace(key, block);
+    return;
+  }
+  auto node = std::move(spare_free_nodes_.back());
+  spare_free_nodes_.pop_back();
+  node.key() = key;
+  node.mapped() = block;
+  free_blocks_.insert(std::move(node));
+}
+
+void BestFitAllocator::erase_free(Block* block) {
+  spare_free_nodes_.push_back(free_blocks_.extract(FreeKey{block->size, block->ptr}));
 }
 
 BestFitAllocator::Block* BestFitAllocator::find_free_block(size_t size) {
   auto it = free_blocks_.lower_bound(FreeKey{size, nullptr});
   if (it == free_blocks_.end()) return nullptr;
   Block* block = it->second;
-  free_blocks_.erase(it);
+  spare_free_nodes_.push_back(free_blocks_.extract(it));
   return block;
 }
 
@@ -39,7 +67,7 @@ BestFitAllocator::Block* BestFitAllocator::add_chunk(void* mem, size_t bytes) {
   stats_.reserved_bytes += static_cast<int64_t>(bytes);
   stats_.peak_reserved_bytes = std::max(stats_.peak_reserved_bytes, stats_.reserved_bytes);
   ++stats_.num_device_allocs;
-  return new Block{chunk->base, bytes, true, nullptr, nullptr, chunk};
+  return new_block(Block{chunk->base, bytes, true, nullptr, nullptr, chunk});
 }
 
 BestFitAllocator::Block* BestFitAllocator::grow(size_t size) {
@@ -63,12 +91,12 @@ BestFitAllocator::Block* BestFitAllocator::grow(size_t size) {
 
 void BestFitAllocator::split(Block* block, size_t size) {
   if (block->size - size < kMinSplitRemainder) return;
-  auto* rest =
-      new Block{block->ptr + size, block->size - size, true, block, block->next, block->chunk};
+  Block* rest = new_block(
+      Block{block->ptr + size, block->size - size, true, block, block->next, block->chunk});
   if (block->next) block->next->prev = rest;
   block->next = rest;
   block->size = size;
-  free_blocks_.emplace(FreeKey{rest->size, rest->ptr}, rest);
+  insert_free(rest);
 }
 
 void* BestFitAllocator::allocate(size_t nbytes) {
@@ -81,7 +109,15 @@ void* BestFitAllocator::allocate(size_t nbytes) {
   if (block == nullptr) block = grow(size);
   split(block, size);
   block->free = false;
-  used_blocks_.emplace(block->ptr, block);
+  if (spare_used_nodes_.empty()) {
+    used_blocks_.emplace(block->ptr, block);
+  } else {
+    auto node = std::move(spare_used_nodes_.back());
+    spare_used_nodes_.pop_back();
+    node.key() = block->ptr;
+    node.mapped() = block;
+    used_blocks_.insert(std::move(node));
+  }
   stats_.allocated_bytes += static_cast<int64_t>(block->size);
   stats_.peak_allocated_bytes = std::max(stats_.peak_allocated_bytes, stats_.allocated_bytes);
   ++stats_.num_allocs;
@@ -95,26 +131,26 @@ void BestFitAllocator::deallocate(void* ptr) {
   SKIFF_ENFORCE(it != used_blocks_.end(), kInvalidArgument, "allocator", "ptr",
                 str("a pointer allocated on ", place_), "an unknown pointer");
   Block* block = it->second;
-  used_blocks_.erase(it);
+  spare_used_nodes_.push_back(used_blocks_.extract(it));
   stats_.allocated_bytes -= static_cast<int64_t>(block->size);
   block->free = true;
-  auto unlink_free = [this](Block* b) { free_blocks_.erase(FreeKey{b->size, b->ptr}); };
+  auto unlink_free = [this](Block* b) { erase_free(b); };
   if (Block* next = block->next; next && next->free) {  // absorb the next block
     unlink_free(next);
     block->size += next->size;
     block->next = next->next;
     if (next->next) next->next->prev = block;
-    delete next;
+    delete_block(next);
   }
   if (Block* prev = block->prev; prev && prev->free) {  // let the previous block absorb us
     unlink_free(prev);
     prev->size += block->size;
     prev->next = block->next;
     if (block->next) block->next->prev = prev;
-    delete block;
+    delete_block(block);
     block = prev;
   }
-  free_blocks_.emplace(FreeKey{block->size, block->ptr}, block);
+  insert_free(block);
 }
 
 void BestFitAllocator::release_idle_locked() {
@@ -126,7 +162,7 @@ void BestFitAllocator::release_idle_locked() {
       ++it;
       continue;
     }
-    delete node->second;
+    delete_block(node->second);
     free_blocks_.erase(node);
     device_->deallocate(place_.device_id(), chunk->base, chunk->size);
     stats_.reserved_bytes -= static_cast<int64_t>(chunk->size);

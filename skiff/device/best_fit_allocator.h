@@ -2,7 +2,9 @@
 // PyTorch's caching allocator). Memory comes from the device in chunks; a request takes the
 // smallest free block that fits (ties broken by address, so behaviour is deterministic), splits
 // off the rest, and on free coalesces with free neighbours in the same chunk. When the device
-// runs out, idle chunks are returned and the request is retried once. Thread-safe.
+// runs out, idle chunks are returned and the request is retried once. Thread-safe. Map nodes
+// and Block records are recycled instead of freed, so the steady state of eager execution
+// (allocate, free, allocate the same sizes again) makes no heap allocation in here.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "skiff/core/allocator.h"
 #include "skiff/device/device_interface.h"
@@ -54,6 +57,10 @@ class BestFitAllocator final : public Allocator {
   Block* add_chunk(void* mem, size_t bytes);
   void split(Block* block, size_t size);
   void release_idle_locked();
+  Block* new_block(const Block& init);
+  void delete_block(Block* block);
+  void insert_free(Block* block);
+  void erase_free(Block* block);
 
   DeviceInterface* device_;
   Place place_;
@@ -63,6 +70,9 @@ class BestFitAllocator final : public Allocator {
   std::unordered_map<void*, Block*> used_blocks_;
   std::map<char*, Chunk*> chunks_;  // by base address
   AllocatorStats stats_;
+  std::vector<std::map<FreeKey, Block*>::node_type> spare_free_nodes_;
+  std::vector<std::unordered_map<void*, Block*>::node_type> spare_used_nodes_;
+  std::vector<Block*> spare_blocks_;
 };
 
 }  // namespace skiff::device

@@ -1,7 +1,8 @@
 // Optimizers (paddle.optimizer): SGD, Momentum, Adam, AdamW over parameter groups. step()
 // clips the gradients (if a GradClip is set), then updates each group with ONE call of a fused
 // multi-tensor op (fused_sgd_, fused_momentum_, fused_adam_, fused_adamw_ in
-// skiff/ops/yaml/optimizer.yaml) under no_grad. Parameters without a gradient are skipped.
+// skiff/ops/yaml/optimizer.yaml; in-place ops, which bump the versions of what they write)
+// under no_grad. Parameters without a gradient are skipped.
 //
 // State dict keys: "<param name>.<state>" (moment1, moment2, moment2_max, velocity), "step"
 // (updates done) and, with a scheduler, "LR_Scheduler.last_epoch" / "LR_Scheduler.last_lr".

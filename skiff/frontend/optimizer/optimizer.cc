@@ -16,12 +16,6 @@ std::vector<ParamGroup> one_group(NamedParams params) {
   return {ParamGroup{std::move(params), std::nullopt, std::nullopt}};
 }
 
-void bump_versions(const std::vector<Tensor>& ts) {
-  for (const Tensor& t : ts) {
-    if (t.dense().storage()) t.dense().storage()->bump_version();
-  }
-}
-
 }  // namespace
 
 NamedParams name_params(const std::vector<Tensor>& params) {
@@ -105,7 +99,6 @@ void Optimizer::step() {
     for (const auto& [dtype, part] : parts) {
       const auto& [names, params, grads] = part;
       update(names, params, grads, lr_t, g.weight_decay.value_or(weight_decay_));
-      bump_versions(params);
     }
   }
 }
@@ -196,7 +189,6 @@ void Momentum::update(const std::vector<std::string>& names, const std::vector<T
     velocity.push_back(state("velocity", names[i], params[i]));
   fused_momentum_(params, grads, velocity, lr, static_cast<float>(momentum_), use_nesterov_,
                   static_cast<float>(weight_decay));
-  bump_versions(velocity);
 }
 
 // Adam, AdamW -------------------------------------------------------------------------------
@@ -247,9 +239,6 @@ void Adam::update(const std::vector<std::string>& names, const std::vector<Tenso
               static_cast<float>(options_.beta1), static_cast<float>(options_.beta2),
               static_cast<float>(options_.epsilon), static_cast<float>(weight_decay),
               options_.amsgrad);
-  bump_versions(m.m1);
-  bump_versions(m.m2);
-  bump_versions(m.m2_max);
 }
 
 AdamW::AdamW(LearningRate learning_rate, NamedParams parameters, AdamOptions options,
@@ -285,9 +274,6 @@ void AdamW::update(const std::vector<std::string>& names, const std::vector<Tens
     fused_adamw_(p, g, m.m1, m.m2, m.m2_max, lr, step_tensor(), static_cast<float>(options_.beta1),
                  static_cast<float>(options_.beta2), static_cast<float>(options_.epsilon),
                  idx == &decay ? static_cast<float>(weight_decay) : 0.0f, options_.amsgrad);
-    bump_versions(m.m1);
-    bump_versions(m.m2);
-    bump_versions(m.m2_max);
   }
 }
 

@@ -285,17 +285,21 @@ TEST(FusedOptimizerOpsTest, BadInputsNameTheArgument) {
             "tensors");
   EXPECT_EQ(error_of([&] { fused_adamw_({p}, {g}, {g}, {g}, {}, lr, full({}, Scalar(0.0))); }),
             "fused_adamw_: argument 'step' expected a step number >= 1, got 0");
-  const Tensor strided = transpose(zeros({2, 3}), {1, 0});
-  EXPECT_EQ(error_of([&] {
-              fused_sgd_({strided}, {zeros({3, 2})}, lr);
-            }),
-            "fused_sgd_: argument 'params[0]' expected a contiguous tensor (it is updated in "
-            "place), got strides [1, 3] for dims [3, 2]");
   EXPECT_EQ(error_of([&] {
               fused_sgd_({to_tensor(std::vector<int64_t>{1}, {1})},
                          {to_tensor(std::vector<int64_t>{1}, {1})}, lr);
             }),
             "fused_sgd_: argument 'params[0]' expected a floating-point tensor, got int64");
+}
+
+TEST(FusedOptimizerOpsTest, StridedParametersAreUpdatedThroughTheirView) {
+  const Tensor base = to_tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor view = transpose(base, {1, 0});  // [3, 2], not contiguous
+  const Tensor g = ones({3, 2});
+  const uint32_t version = base.dense().storage()->version();
+  fused_sgd_({view}, {g}, full({}, Scalar(0.5)));
+  EXPECT_EQ(to_vector<float>(base), (std::vector<float>{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}));
+  EXPECT_GT(base.dense().storage()->version(), version);
 }
 
 TEST(FusedOptimizerOpsTest, UpdatesInPlaceAndReturnsTheSameStorage) {

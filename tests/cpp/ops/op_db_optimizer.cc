@@ -1,5 +1,6 @@
-// OpDb entries of the fused optimizer ops. They update their inputs in place, so the strided
-// variant is skipped (params and moments must be contiguous) and the reference runs on copies.
+// OpDb entries of the fused optimizer ops. They update their inputs in place: the reference
+// runs on copies, and the strided variant is skipped (it would start from the updated inputs;
+// strided parameters are tested in tests/cpp/frontend/optimizer_test.cc).
 #include "op_db.h"
 
 namespace skiff::testing {

@@ -3,6 +3,8 @@
 // parallel region serves a whole model whether it has a few large or many small tensors. Each
 // element is read and written once: the update of parameter, moments and gradient reads is a
 // single fused loop compiled per ISA (run_best_isa), computed in float32; moments are float32.
+// Inputs are read and outputs written through separate pointers: the generated in-place code
+// hands the inputs' own buffers as outputs, or contiguous temporaries it copies back.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -43,15 +45,6 @@ void for_chunks(const std::vector<DenseTensor>& params, const Body& body) {
   });
 }
 
-/// The updated tensors must be contiguous: the kernel writes their storage in place.
-void require_contiguous(const char* op, const char* name, const std::vector<DenseTensor>& ts) {
-  for (size_t i = 0; i < ts.size(); ++i) {
-    SKIFF_ENFORCE(ts[i].is_contiguous(), kInvalidArgument, op, str(name, "[", i, "]"),
-                  "a contiguous tensor (it is updated in place)",
-                  str("strides ", ts[i].strides(), " for dims ", ts[i].dims()));
-  }
-}
-
 std::vector<DenseTensor> contiguous_all(const std::vector<DenseTensor>& ts) {
   std::vector<DenseTensor> out;
   out.reserve(ts.size());
@@ -62,11 +55,6 @@ std::vector<DenseTensor> contiguous_all(const std::vector<DenseTensor>& ts) {
 double scalar_value(const DenseTensor& t) {
   return t.dtype() == DType::kFloat64 ? *static_cast<const double*>(t.raw_data())
                                       : *static_cast<const float*>(t.raw_data());
-}
-
-/// The outputs alias the inputs they name in the record.
-void alias(std::vector<DenseTensor>* out, const std::vector<DenseTensor>& in) {
-  if (out->empty()) *out = in;
 }
 
 /// Calls f(std::true_type{}) or f(std::false_type{}): a loop specialized on a run-time flag.
@@ -91,52 +79,52 @@ T* ptr(const DenseTensor& t) {
 
 template <typename T>
 void fused_sgd_cpu(const KernelContext&, const FusedSgdArgs& a) {
-  require_contiguous("fused_sgd_", "params", a.params);
+  const auto params = contiguous_all(a.params);
   const auto grads = contiguous_all(a.grads);
   using C = compute_t<T>;
   const C lr = static_cast<C>(scalar_value(a.learning_rate));
   const C wd = static_cast<C>(a.weight_decay);
   for_chunks(a.params, [&](const Chunk& c) {
-    T* p = ptr<T>(a.params[c.tensor]);
+    const T* p = ptr<T>(params[c.tensor]);
     const T* g = ptr<T>(grads[c.tensor]);
+    T* po = ptr<T>((*a.params_out)[c.tensor]);
     cpu::run_best_isa([&] {
       for (int64_t i = c.begin; i < c.end; ++i) {
         const C pv = cpu::load(p[i]);
-        p[i] = cpu::store<T>(pv - lr * (cpu::load(g[i]) + wd * pv));
+        po[i] = cpu::store<T>(pv - lr * (cpu::load(g[i]) + wd * pv));
       }
     });
   });
-  alias(a.params_out, a.params);
 }
 SKIFF_INSTANTIATE_KERNEL(fused_sgd, cpu)
 
 template <typename T>
 void fused_momentum_cpu(const KernelContext&, const FusedMomentumArgs& a) {
-  require_contiguous("fused_momentum_", "params", a.params);
-  require_contiguous("fused_momentum_", "velocity", a.velocity);
+  const auto params = contiguous_all(a.params);
+  const auto velocity = contiguous_all(a.velocity);
   const auto grads = contiguous_all(a.grads);
   using C = compute_t<T>;
   const C lr = static_cast<C>(scalar_value(a.learning_rate));
   const C mu = static_cast<C>(a.mu), wd = static_cast<C>(a.weight_decay);
   const bool nesterov = a.use_nesterov;
   for_chunks(a.params, [&](const Chunk& c) {
-    T* p = ptr<T>(a.params[c.tensor]);
+    const T* p = ptr<T>(params[c.tensor]);
     const T* g = ptr<T>(grads[c.tensor]);
-    S* v = ptr<S>(a.velocity[c.tensor]);
+    const S* v = ptr<S>(velocity[c.tensor]);
+    T* po = ptr<T>((*a.params_out)[c.tensor]);
+    S* vo = ptr<S>((*a.velocity_out)[c.tensor]);
     with_flag(nesterov, [&](auto nest) {
       cpu::run_best_isa([&] {
         for (int64_t i = c.begin; i < c.end; ++i) {
           const C pv = cpu::load(p[i]);
           const C gv = cpu::load(g[i]) + wd * pv;
           const C vv = mu * static_cast<C>(v[i]) + gv;
-          v[i] = static_cast<S>(vv);
-          p[i] = cpu::store<T>(pv - lr * (nest ? gv + mu * vv : vv));
+          vo[i] = static_cast<S>(vv);
+          po[i] = cpu::store<T>(pv - lr * (nest ? gv + mu * vv : vv));
         }
       });
     });
   });
-  alias(a.params_out, a.params);
-  alias(a.velocity_out, a.velocity);
 }
 SKIFF_INSTANTIATE_KERNEL(fused_momentum, cpu)
 
@@ -146,11 +134,11 @@ namespace {
 /// term (grad += wd * param).
 template <typename T, typename Args>
 void adam_update(const char* op, const Args& a, bool decoupled) {
-  require_contiguous(op, "params", a.params);
-  require_contiguous(op, "moment1", a.moment1);
-  require_contiguous(op, "moment2", a.moment2);
-  require_contiguous(op, "moment2_max", a.moment2_max);
+  const auto params = contiguous_all(a.params);
   const auto grads = contiguous_all(a.grads);
+  const auto moment1 = contiguous_all(a.moment1);
+  const auto moment2 = contiguous_all(a.moment2);
+  const auto moment2_max = contiguous_all(a.moment2_max);
   using C = compute_t<T>;
   const double lr = scalar_value(a.learning_rate);
   const double step = scalar_value(a.step);
@@ -164,11 +152,15 @@ void adam_update(const char* op, const Args& a, bool decoupled) {
   const C decay = decoupled ? static_cast<C>(1.0 - lr * a.weight_decay) : C(1);
   const bool amsgrad = a.amsgrad;
   for_chunks(a.params, [&](const Chunk& c) {
-    T* p = ptr<T>(a.params[c.tensor]);
+    const T* p = ptr<T>(params[c.tensor]);
     const T* g = ptr<T>(grads[c.tensor]);
-    S* m1 = ptr<S>(a.moment1[c.tensor]);
-    S* m2 = ptr<S>(a.moment2[c.tensor]);
-    S* m2max = amsgrad ? ptr<S>(a.moment2_max[c.tensor]) : nullptr;
+    const S* m1 = ptr<S>(moment1[c.tensor]);
+    const S* m2 = ptr<S>(moment2[c.tensor]);
+    const S* m2max = amsgrad ? ptr<S>(moment2_max[c.tensor]) : nullptr;
+    T* po = ptr<T>((*a.params_out)[c.tensor]);
+    S* m1o = ptr<S>((*a.moment1_out)[c.tensor]);
+    S* m2o = ptr<S>((*a.moment2_out)[c.tensor]);
+    S* m2maxo = amsgrad ? ptr<S>((*a.moment2_max_out)[c.tensor]) : nullptr;
     with_flag(amsgrad, [&](auto ams) {
       cpu::run_best_isa([&] {
         for (int64_t i = c.begin; i < c.end; ++i) {
@@ -176,21 +168,17 @@ void adam_update(const char* op, const Args& a, bool decoupled) {
           const C gv = cpu::load(g[i]) + l2 * pv;
           const C m = b1 * static_cast<C>(m1[i]) + (C(1) - b1) * gv;
           C v = b2 * static_cast<C>(m2[i]) + (C(1) - b2) * gv * gv;
-          m1[i] = static_cast<S>(m);
-          m2[i] = static_cast<S>(v);
+          m1o[i] = static_cast<S>(m);
+          m2o[i] = static_cast<S>(v);
           if constexpr (decltype(ams)::value) {
             v = std::max(v, static_cast<C>(m2max[i]));
-            m2max[i] = static_cast<S>(v);
+            m2maxo[i] = static_cast<S>(v);
           }
-          p[i] = cpu::store<T>(pv * decay - step_size * m / (std::sqrt(v) * inv_sqrt_bc2 + eps));
+          po[i] = cpu::store<T>(pv * decay - step_size * m / (std::sqrt(v) * inv_sqrt_bc2 + eps));
         }
       });
     });
   });
-  alias(a.params_out, a.params);
-  alias(a.moment1_out, a.moment1);
-  alias(a.moment2_out, a.moment2);
-  alias(a.moment2_max_out, a.moment2_max);
 }
 
 }  // namespace

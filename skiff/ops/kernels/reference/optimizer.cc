@@ -1,6 +1,7 @@
 // Reference kernels of the fused optimizer ops: the textbook update formulas element by element
 // in float64, reading and writing every tensor through its own dtype (moments may stay float32
-// while parameters are widened), so they check the fused CPU loops.
+// while parameters are widened), so they check the fused CPU loops. They read the inputs and
+// write the outputs (the same buffers, or temporaries the in-place code copies back).
 #include <algorithm>
 #include <cmath>
 
@@ -34,10 +35,6 @@ void set(const DenseTensor& t, int64_t i, double v) {
   });
 }
 
-void alias(std::vector<DenseTensor>* out, const std::vector<DenseTensor>& in) {
-  if (out->empty()) *out = in;
-}
-
 }  // namespace
 
 template <typename T>
@@ -46,10 +43,9 @@ void fused_sgd_reference(const KernelContext&, const FusedSgdArgs& a) {
   for (size_t t = 0; t < a.params.size(); ++t) {
     for (int64_t i = 0; i < a.params[t].numel(); ++i) {
       const double p = get(a.params[t], i);
-      set(a.params[t], i, p - lr * (get(a.grads[t], i) + a.weight_decay * p));
+      set((*a.params_out)[t], i, p - lr * (get(a.grads[t], i) + a.weight_decay * p));
     }
   }
-  alias(a.params_out, a.params);
 }
 SKIFF_INSTANTIATE_KERNEL(fused_sgd, reference)
 
@@ -61,12 +57,10 @@ void fused_momentum_reference(const KernelContext&, const FusedMomentumArgs& a) 
       const double p = get(a.params[t], i);
       const double g = get(a.grads[t], i) + a.weight_decay * p;
       const double v = a.mu * get(a.velocity[t], i) + g;
-      set(a.velocity[t], i, v);
-      set(a.params[t], i, p - lr * (a.use_nesterov ? g + a.mu * v : v));
+      set((*a.velocity_out)[t], i, v);
+      set((*a.params_out)[t], i, p - lr * (a.use_nesterov ? g + a.mu * v : v));
     }
   }
-  alias(a.params_out, a.params);
-  alias(a.velocity_out, a.velocity);
 }
 SKIFF_INSTANTIATE_KERNEL(fused_momentum, reference)
 
@@ -83,22 +77,18 @@ void adam_reference(const Args& a, bool decoupled) {
       if (!decoupled) g += a.weight_decay * p;
       const double m = b1 * get(a.moment1[t], i) + (1 - b1) * g;
       double v = b2 * get(a.moment2[t], i) + (1 - b2) * g * g;
-      set(a.moment1[t], i, m);
-      set(a.moment2[t], i, v);
+      set((*a.moment1_out)[t], i, m);
+      set((*a.moment2_out)[t], i, v);
       if (a.amsgrad) {
         v = std::max(v, get(a.moment2_max[t], i));
-        set(a.moment2_max[t], i, v);
+        set((*a.moment2_max_out)[t], i, v);
       }
       if (decoupled) p *= 1 - lr * a.weight_decay;
       const double m_hat = m / (1 - std::pow(b1, step));
       const double v_hat = v / (1 - std::pow(b2, step));
-      set(a.params[t], i, p - lr * m_hat / (std::sqrt(v_hat) + a.epsilon));
+      set((*a.params_out)[t], i, p - lr * m_hat / (std::sqrt(v_hat) + a.epsilon));
     }
   }
-  alias(a.params_out, a.params);
-  alias(a.moment1_out, a.moment1);
-  alias(a.moment2_out, a.moment2);
-  alias(a.moment2_max_out, a.moment2_max);
 }
 
 }  // namespace
