@@ -79,6 +79,19 @@ void def_binary(py::class_<Tensor>& cls, const char* name, const char* rname, co
   }
 }
 
+template <BinaryFn Fn>
+void def_inplace(py::class_<Tensor>& cls, const char* name, const char* op) {
+  cls.def(
+      name,
+      [op](py::handle self, py::handle other) -> py::object {
+        const Tensor& a = defined(*as_tensor_ptr(self), op);
+        if (other.is_none()) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        Fn(a, operand_arg(other, &a, op, "y"));
+        return py::reinterpret_borrow<py::object>(self);
+      },
+      py::is_operator());
+}
+
 Tensor wrap_matmul(const Tensor& x, const Tensor& y) { return skiff::matmul(x, y); }
 Tensor logical_or_bitwise_and(const Tensor& x, const Tensor& y) {
   return x.dtype() == DType::kBool ? skiff::logical_and(x, y) : skiff::bitwise_and(x, y);
@@ -352,6 +365,13 @@ void bind_tensor(py::module_& m) {
   def_binary<&logical_or_bitwise_and>(cls, "__and__", "__rand__", "bitwise_and");
   def_binary<&logical_or_bitwise_or>(cls, "__or__", "__ror__", "bitwise_or");
   def_binary<&logical_or_bitwise_xor>(cls, "__xor__", "__rxor__", "bitwise_xor");
+  // x += y and friends write into x (Paddle semantics), through the in-place ops.
+  def_inplace<&skiff::add_>(cls, "__iadd__", "add_");
+  def_inplace<&skiff::subtract_>(cls, "__isub__", "subtract_");
+  def_inplace<&skiff::multiply_>(cls, "__imul__", "multiply_");
+  def_inplace<&skiff::divide_>(cls, "__itruediv__", "divide_");
+  def_inplace<&skiff::floor_divide_>(cls, "__ifloordiv__", "floor_divide_");
+  def_inplace<&skiff::remainder_>(cls, "__imod__", "remainder_");
   def_binary<&skiff::equal>(cls, "__eq__", nullptr, "equal");
   def_binary<&skiff::not_equal>(cls, "__ne__", nullptr, "not_equal");
   def_binary<&skiff::less_than>(cls, "__lt__", nullptr, "less_than");

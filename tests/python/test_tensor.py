@@ -265,3 +265,34 @@ def test_set_printoptions():
     finally:
         skiff.set_printoptions(precision=8)
     assert "0.33333334]" in repr(x)
+
+
+def test_inplace_methods_and_operators():
+    x = skiff.to_tensor([1.0, 4.0])
+    y = x.add_(skiff.to_tensor([1.0, 1.0]))
+    assert y is x and x.numpy().tolist() == [2.0, 5.0]
+    x.sqrt_()
+    np.testing.assert_allclose(x.numpy(), np.sqrt([2.0, 5.0]), rtol=1e-6)
+    z = skiff.to_tensor([1.0, 2.0])
+    ident = id(z)
+    v0 = z._inplace_version()
+    z += 1
+    z *= skiff.to_tensor([2.0, 3.0])
+    z -= 1.0
+    z /= 2
+    assert id(z) == ident and z.numpy().tolist() == [1.5, 4.0]
+    assert z._inplace_version() > v0
+    assert skiff.exp_(skiff.zeros([2])).numpy().tolist() == [1.0, 1.0]
+    assert "add_" in skiff._C.inplace_names()
+
+
+def test_inplace_autograd_rules():
+    w = skiff.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(RuntimeError):
+        w += 1  # a leaf that requires grad cannot be modified in place
+    with skiff.no_grad():
+        w += 1  # what optimizers do
+    h = w * 2
+    h += 1  # a non-leaf: h takes the history of the in-place op
+    h.sum().backward()
+    assert w.grad.numpy().tolist() == [2.0, 2.0]

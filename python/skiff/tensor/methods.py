@@ -170,6 +170,8 @@ def _format(self, spec):
 def install():
     for name in _METHODS:
         _attach(name, getattr(functions, name))
+    for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
+        _attach(name, getattr(_C.ops, name))
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
                uniform_, normal_, __iter__, __repr__):
         setattr(_T, fn.__name__, fn)
