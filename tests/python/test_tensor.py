@@ -296,3 +296,25 @@ def test_inplace_autograd_rules():
     h += 1  # a non-leaf: h takes the history of the in-place op
     h.sum().backward()
     assert w.grad.numpy().tolist() == [2.0, 2.0]
+
+
+def test_pickle_and_deepcopy():
+    import copy
+    import pickle
+
+    class Param(skiff.Tensor):
+        pass
+
+    x = skiff.to_tensor([[1.0, 2.0]], dtype="bfloat16")
+    x.stop_gradient = False
+    x.tag = "w"
+    y = pickle.loads(pickle.dumps(x))
+    assert y.dtype == skiff.bfloat16 and y.numpy().tolist() == [[1.0, 2.0]]
+    assert not y.stop_gradient and y.tag == "w"
+    p = Param(skiff.ones([2]))
+    p.name = "p0"
+    q = copy.deepcopy(p)
+    assert type(q) is Param and q.name == "p0" and not q._share_memory_with(p)
+    r = copy.deepcopy(skiff.ones([2]))
+    assert r.numpy().tolist() == [1.0, 1.0]
+    assert pickle.loads(pickle.dumps(skiff.to_tensor(3))).item() == 3

@@ -115,6 +115,37 @@ def normal_(self, mean=0.0, std=1.0):
     return self
 
 
+def _rebuild_tensor(cls, array, dtype, stop_gradient):
+    t = _C.to_tensor(array, dtype=dtype)
+    if cls is not _T:
+        sub = cls.__new__(cls)
+        _T.__init__(sub, t)  # the subclass' __init__ is not rerun; its __dict__ is restored
+        t = sub
+    if not stop_gradient:
+        t.stop_gradient = False
+    return t
+
+
+def __reduce_ex__(self, protocol):
+    """Pickling: data (a numpy copy), dtype, stop_gradient, class and Python attributes."""
+    return (_rebuild_tensor, (type(self), np.array(self), self.dtype.name, self.stop_gradient),
+            dict(self.__dict__) or None)
+
+
+def __deepcopy__(self, memo):
+    """A tensor with copied data (no autograd history), same class and deep-copied attributes."""
+    import copy
+    with_data = _C.to_tensor(self)
+    new = _rebuild_tensor(type(self), with_data, self.dtype.name, self.stop_gradient) \
+        if type(self) is not _T else with_data
+    if type(self) is _T and not self.stop_gradient:
+        new.stop_gradient = False
+    memo[id(self)] = new
+    for k, v in self.__dict__.items():
+        setattr(new, k, copy.deepcopy(v, memo))
+    return new
+
+
 def __iter__(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-D tensor")
@@ -173,7 +204,7 @@ def install():
     for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
         _attach(name, getattr(_C.ops, name))
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
-               uniform_, normal_, __iter__, __repr__):
+               uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__):
         setattr(_T, fn.__name__, fn)
     _T.__str__ = __repr__
     _T.__format__ = _format
