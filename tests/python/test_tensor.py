@@ -318,3 +318,11 @@ def test_pickle_and_deepcopy():
     r = copy.deepcopy(skiff.ones([2]))
     assert r.numpy().tolist() == [1.0, 1.0]
     assert pickle.loads(pickle.dumps(skiff.to_tensor(3))).item() == 3
+
+
+def test_data_property_and_norm_method():
+    x = skiff.to_tensor([3.0, 4.0])
+    assert x.data is x
+    x.data = np.array([6.0, 8.0], np.float32)
+    assert x.numpy().tolist() == [6.0, 8.0]
+    assert float(x.norm()) == 10.0

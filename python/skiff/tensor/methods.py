@@ -188,6 +188,20 @@ def __repr__(self):
     return head + prefix + body + ")"
 
 
+def _get_data(self):
+    """Paddle's Tensor.data: the tensor itself; assigning writes the value in place."""
+    return self
+
+
+def _set_data(self, value):
+    self.set_value(value)
+
+
+def norm(self, p=None, axis=None, keepdim=False, name=None):
+    from ..linalg import norm as _norm
+    return _norm(self, p, axis, keepdim)
+
+
 def _T_prop(self):
     return self if self.ndim < 2 else _C.ops.transpose(self, list(range(self.ndim))[::-1])
 
@@ -204,7 +218,7 @@ def install():
     for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
         _attach(name, getattr(_C.ops, name))
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
-               uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__):
+               uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__, norm):
         setattr(_T, fn.__name__, fn)
     _T.__str__ = __repr__
     _T.__format__ = _format
@@ -212,6 +226,7 @@ def install():
     _T.__setitem__ = indexing.setitem
     _T.name = property(_get_name, _set_name)
     _T.T = property(_T_prop)
+    _T.data = property(_get_data, _set_data)
     _T.persistable = False
     _T.zeros_like = creation.zeros_like
     # numpy defers to Tensor's reflected operators (np.float32(2) * t is a Tensor).
