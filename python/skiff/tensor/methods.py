@@ -229,5 +229,8 @@ def install():
     _T.data = property(_get_data, _set_data)
     _T.persistable = False
     _T.zeros_like = creation.zeros_like
+    # Paddle's spelling of the type names (paddle.Tensor): skiff.Tensor, skiff.dtype, skiff.Place.
+    for cls in (_T, _C.dtype, _C.Place):
+        cls.__module__ = "skiff"
     # numpy defers to Tensor's reflected operators (np.float32(2) * t is a Tensor).
     _T.__array_priority__ = 100
