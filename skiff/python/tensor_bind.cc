@@ -12,7 +12,6 @@
 #include "skiff/core/views.h"
 #include "skiff/ops/dispatch.h"
 #include "skiff/ops/generated/api.h"
-#include "skiff/ops/generated/dense_api.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 #include "skiff/python/result.h"
@@ -37,7 +36,7 @@ const Tensor& defined(const Tensor& t, const char* what) {
 py::array to_numpy(const Tensor& t) {
   DenseTensor d = defined(t, "numpy").dense();
   if (!d.place().is_cpu()) d = d.copy_to(Place::cpu());
-  if (d.dtype() == DType::kBFloat16) d = ops::dense::cast(d, DType::kFloat32);
+  if (d.dtype() == DType::kBFloat16) d = cast_data(d, DType::kFloat32);
   if (!d.is_contiguous()) d = d.contiguous();
   const bool shared = d.shares_storage_with(t.dense());
   std::vector<py::ssize_t> shape(d.dims().begin(), d.dims().end());
@@ -135,7 +134,7 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
   if (g.is_contiguous() && g.place().is_cpu()) {
     std::memset(g.raw_data(), 0, static_cast<size_t>(g.nbytes()));
   } else {
-    g.copy_from(ops::dense::zeros_like(g, g.dtype()));
+    g.copy_from(skiff::zeros_like(Tensor(g), g.dtype()).dense());
   }
   g.storage()->bump_version();
 }
@@ -205,7 +204,7 @@ py::object basic_getitem(const Tensor& x, py::handle index) {
 void assign_into(const Tensor& dst, const Tensor& src) {
   defined(dst, "assign");
   DenseTensor s = defined(src, "assign").dense();
-  if (s.dtype() != dst.dtype()) s = ops::dense::cast(s, dst.dtype());
+  if (s.dtype() != dst.dtype()) s = cast_data(s, dst.dtype());
   if (s.place() != dst.place() || s.shares_storage_with(dst.dense())) s = s.copy_to(dst.place());
   if (!(s.dims() == dst.dims())) {
     SKIFF_ENFORCE(s.rank() <= dst.rank(), kInvalidArgument, "__setitem__", "value",
