@@ -49,11 +49,14 @@ def convert_attr(a):
     return f"{a.name}.is_none() ? {a.default_cpp} : {conv}"
 
 
-def gen_op(op):
+def gen_op(op, api_name=None):
+    """One m.def for the op (or its in-place variant `api_name`, which returns the Python object
+    passed for the written input when that is a single tensor, so `x.add_(y) is x`)."""
+    fn = api_name or op.name
     params = ", ".join([f"py::handle {a.name}" for a in op.args] + ["py::handle name"])
-    L = [f"  m.def(\"{op.name}\", []({params}) -> py::object {{",
+    L = [f"  m.def(\"{fn}\", []({params}) -> py::object {{",
          "    (void)name;",
-         f"    static constexpr const char* kOp = \"{op.name}\";"]
+         f"    static constexpr const char* kOp = \"{fn}\";"]
     promoted = [a for a in op.args if a.name in op.promote]
     if promoted:
         # Tensors first; then Python numbers among promoted inputs take the scalar dtype.
@@ -63,6 +66,8 @@ def gen_op(op):
             L.append(f"    if (!ref) ref = {a.name}_p;")
     call = []
     for a in op.args:
+        if api_name and a.name in op.inplace.values() and a not in promoted and a.kind == "kTensor":
+            L.append(f"    const Tensor* {a.name}_p = as_tensor_ptr({a.name});")
         v = f"{a.name}_v"
         if a in promoted:
             L.append(f"    const Tensor {v} = {a.name}_p ? tensor_arg({a.name}, kOp, \"{a.name}\") "
@@ -77,7 +82,13 @@ def gen_op(op):
             t = gen_ops.VALUE_TYPE[a.kind] if a.kind != "kFloat" else "float"
             L.append(f"    const {t} {v} = {convert_attr(a)};")
         call.append(v)
-    L.append(f"    return to_python(skiff::{op.name}({', '.join(call)}));")
+    written = list(op.inplace.values()) if api_name else []
+    if len(op.outputs) == 1 and not op.outputs[0].is_list and len(written) == 1:
+        L.append(f"    skiff::{fn}({', '.join(call)});")
+        L.append(f"    return {written[0]}_p ? py::reinterpret_borrow<py::object>({written[0]}) "
+                 f": to_python({written[0]}_v);")
+    else:
+        L.append(f"    return to_python(skiff::{fn}({', '.join(call)}));")
     kw = []
     for a in op.args:
         arg = f"py::arg(\"{py_name(a.name)}\")"
@@ -99,12 +110,21 @@ def gen(ops):
            "#include \"skiff/python/result.h\"\n",
            "namespace skiff::python {\n",
            "void bind_ops(py::module_& m) {"]
+    names = []
     for op in ops:
         out.append(gen_op(op))
+        names.append(op.name)
+        if op.inplace and not op.inplace_only:
+            out.append(gen_op(op, gen_ops.inplace_name(op)))
     out.append("}\n")
-    out.append("/// Names of every bound op, in record order.")
+    out.append("/// Names of every bound op record, in record order (in-place variants: inplace_names).")
     out.append("std::vector<std::string> op_names() {")
-    out.append("  return {" + ", ".join(f'"{op.name}"' for op in ops) + "};")
+    out.append("  return {" + ", ".join(f'"{n}"' for n in names) + "};")
+    out.append("}\n")
+    out.append("/// The in-place variants (Paddle's trailing underscore) of the records with `inplace`.")
+    out.append("std::vector<std::string> inplace_names() {")
+    out.append("  return {" + ", ".join(f'"{gen_ops.inplace_name(op)}"' for op in ops
+                                        if op.inplace and not op.inplace_only) + "};")
     out.append("}\n")
     out.append("}  // namespace skiff::python\n")
     return "\n".join(out)

@@ -5,7 +5,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ops/dispatch.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/api.h"
 
 namespace skiff::python {
 
@@ -53,9 +53,8 @@ Scalar tensor_scalar(const Tensor& t, const char* op, const char* arg) {
                 str("a tensor of shape ", t.dims()));
   DenseTensor d = t.dense().place().is_cpu() ? t.dense() : t.dense().copy_to(Place::cpu());
   if (d.dtype() == DType::kBool) return Scalar(Tensor(d).item<bool>());
-  if (is_integral(d.dtype()))
-    return Scalar(Tensor(ops::dense::cast(d, DType::kInt64)).item<int64_t>());
-  return Scalar(Tensor(ops::dense::cast(d, DType::kFloat64)).item<double>());
+  if (is_integral(d.dtype())) return Scalar(Tensor(cast_data(d, DType::kInt64)).item<int64_t>());
+  return Scalar(Tensor(cast_data(d, DType::kFloat64)).item<double>());
 }
 
 /// Keeps a Python object alive while a Storage uses its memory; drops it under the GIL.
@@ -112,7 +111,7 @@ Tensor from_array(py::array arr, DType dtype, const Place& place, bool from_pyth
     py::array dst(numpy_dtype(buf_dtype), shape, strides, buf.raw_data(), keep);
     numpy().attr("copyto")(dst, arr, py::arg("casting") = "unsafe");
   }
-  if (buf.dtype() != target) buf = ops::dense::cast(buf, target);
+  if (buf.dtype() != target) buf = cast_data(buf, target);
   if (!place.is_cpu()) buf = buf.copy_to(place);
   return Tensor(std::move(buf));
 }
@@ -225,7 +224,7 @@ std::vector<int64_t> int_array_arg(py::handle h, const char* op, const char* arg
     SKIFF_ENFORCE(t->rank() <= 1 && (is_integral(t->dtype())), kTypeError, op, arg,
                   "an int, a list of ints or a 1-D integer tensor",
                   str("a ", t->dtype(), " tensor of shape ", t->dims()));
-    DenseTensor d = ops::dense::cast(t->dense().copy_to(Place::cpu()), DType::kInt64);
+    DenseTensor d = cast_data(t->dense().copy_to(Place::cpu()), DType::kInt64);
     const int64_t* p = d.data<int64_t>();
     return std::vector<int64_t>(p, p + d.numel());
   }
@@ -252,7 +251,7 @@ std::vector<double> float_array_arg(py::handle h, const char* op, const char* ar
     return out;
   }
   if (const Tensor* t = as_tensor_ptr(h)) {
-    DenseTensor d = ops::dense::cast(t->dense().copy_to(Place::cpu()), DType::kFloat64);
+    DenseTensor d = cast_data(t->dense().copy_to(Place::cpu()), DType::kFloat64);
     const double* p = d.data<double>();
     return std::vector<double>(p, p + d.numel());
   }
@@ -288,6 +287,10 @@ Place place_arg(py::handle h, const char* op, const char* arg) {
   throw_arg_type_error(op, arg, "a Place or a device string such as 'cpu'", h);
 }
 
+DenseTensor cast_data(const DenseTensor& d, DType dtype) {
+  return skiff::cast(Tensor(d), dtype).dense();
+}
+
 Tensor scalar_tensor(const Scalar& value, DType dtype) {
   DenseTensor d = DenseTensor::empty(Dims{}, dtype, Place::cpu());
   visit_dtype(dtype, [&](auto tag) {
@@ -300,7 +303,7 @@ Tensor scalar_tensor(const Scalar& value, DType dtype) {
 Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const char* op) {
   if (const Tensor* t = as_tensor_ptr(data)) {
     DenseTensor d = t->dense().copy_to(place);
-    if (dtype != DType::kUndefined && dtype != d.dtype()) d = ops::dense::cast(d, dtype);
+    if (dtype != DType::kUndefined && dtype != d.dtype()) d = cast_data(d, dtype);
     return Tensor(std::move(d));
   }
   if (auto s = number_of(data); s && !is_numpy_scalar(data)) {

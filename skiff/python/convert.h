@@ -55,6 +55,9 @@ Place place_arg(py::handle h, const char* op, const char* arg);
 /// -> default dtype, ints -> int64, bools -> bool, numpy arrays keep theirs). Shares the memory
 /// of a read-only, C-contiguous, aligned numpy array of the target dtype; copies otherwise.
 Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const char* op);
+/// `d` converted to `dtype` (the cast op on a history-free handle: nothing is recorded).
+DenseTensor cast_data(const DenseTensor& d, DType dtype);
+
 /// A 0-d tensor holding `value`.
 Tensor scalar_tensor(const Scalar& value, DType dtype);
 

@@ -13,9 +13,11 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_framework(m);
   sp::bind_tensor(m);
   sp::bind_autograd(m);
+  sp::bind_py_layer(m);
   auto ops = m.def_submodule("ops", "Every op record, with the record's argument names");
   sp::bind_ops(ops);
-  m.def("op_names", &sp::op_names, "Names of every bound op");
+  m.def("op_names", &sp::op_names, "Names of every bound op record");
+  m.def("inplace_names", &sp::inplace_names, "The bound in-place variants (add_, exp_, ...)");
   m.def(
       "op_schema",
       [](const std::string& name) {

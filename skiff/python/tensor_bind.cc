@@ -12,7 +12,6 @@
 #include "skiff/core/views.h"
 #include "skiff/ops/dispatch.h"
 #include "skiff/ops/generated/api.h"
-#include "skiff/ops/generated/dense_api.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 #include "skiff/python/result.h"
@@ -37,7 +36,7 @@ const Tensor& defined(const Tensor& t, const char* what) {
 py::array to_numpy(const Tensor& t) {
   DenseTensor d = defined(t, "numpy").dense();
   if (!d.place().is_cpu()) d = d.copy_to(Place::cpu());
-  if (d.dtype() == DType::kBFloat16) d = ops::dense::cast(d, DType::kFloat32);
+  if (d.dtype() == DType::kBFloat16) d = cast_data(d, DType::kFloat32);
   if (!d.is_contiguous()) d = d.contiguous();
   const bool shared = d.shares_storage_with(t.dense());
   std::vector<py::ssize_t> shape(d.dims().begin(), d.dims().end());
@@ -77,6 +76,19 @@ void def_binary(py::class_<Tensor>& cls, const char* name, const char* rname, co
         rname, [op](py::handle s, py::handle o) { return binary(Fn, op, s, o, true); },
         py::is_operator());
   }
+}
+
+template <BinaryFn Fn>
+void def_inplace(py::class_<Tensor>& cls, const char* name, const char* op) {
+  cls.def(
+      name,
+      [op](py::handle self, py::handle other) -> py::object {
+        const Tensor& a = defined(*as_tensor_ptr(self), op);
+        if (other.is_none()) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        Fn(a, operand_arg(other, &a, op, "y"));
+        return py::reinterpret_borrow<py::object>(self);
+      },
+      py::is_operator());
 }
 
 Tensor wrap_matmul(const Tensor& x, const Tensor& y) { return skiff::matmul(x, y); }
@@ -122,7 +134,7 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
   if (g.is_contiguous() && g.place().is_cpu()) {
     std::memset(g.raw_data(), 0, static_cast<size_t>(g.nbytes()));
   } else {
-    g.copy_from(ops::dense::zeros_like(g, g.dtype()));
+    g.copy_from(skiff::zeros_like(Tensor(g), g.dtype()).dense());
   }
   g.storage()->bump_version();
 }
@@ -192,7 +204,7 @@ py::object basic_getitem(const Tensor& x, py::handle index) {
 void assign_into(const Tensor& dst, const Tensor& src) {
   defined(dst, "assign");
   DenseTensor s = defined(src, "assign").dense();
-  if (s.dtype() != dst.dtype()) s = ops::dense::cast(s, dst.dtype());
+  if (s.dtype() != dst.dtype()) s = cast_data(s, dst.dtype());
   if (s.place() != dst.place() || s.shares_storage_with(dst.dense())) s = s.copy_to(dst.place());
   if (!(s.dims() == dst.dims())) {
     SKIFF_ENFORCE(s.rank() <= dst.rank(), kInvalidArgument, "__setitem__", "value",
@@ -352,6 +364,13 @@ void bind_tensor(py::module_& m) {
   def_binary<&logical_or_bitwise_and>(cls, "__and__", "__rand__", "bitwise_and");
   def_binary<&logical_or_bitwise_or>(cls, "__or__", "__ror__", "bitwise_or");
   def_binary<&logical_or_bitwise_xor>(cls, "__xor__", "__rxor__", "bitwise_xor");
+  // x += y and friends write into x (Paddle semantics), through the in-place ops.
+  def_inplace<&skiff::add_>(cls, "__iadd__", "add_");
+  def_inplace<&skiff::subtract_>(cls, "__isub__", "subtract_");
+  def_inplace<&skiff::multiply_>(cls, "__imul__", "multiply_");
+  def_inplace<&skiff::divide_>(cls, "__itruediv__", "divide_");
+  def_inplace<&skiff::floor_divide_>(cls, "__ifloordiv__", "floor_divide_");
+  def_inplace<&skiff::remainder_>(cls, "__imod__", "remainder_");
   def_binary<&skiff::equal>(cls, "__eq__", nullptr, "equal");
   def_binary<&skiff::not_equal>(cls, "__ne__", nullptr, "not_equal");
   def_binary<&skiff::less_than>(cls, "__lt__", nullptr, "less_than");

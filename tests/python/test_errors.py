@@ -57,3 +57,35 @@ def test_kernel_not_found_is_not_implemented():
 def test_unsupported_dtype_is_a_type_error():
     with pytest.raises(TypeError, match="matmul: argument 'x' expected a floating dtype"):
         skiff.matmul(skiff.ones([2, 2], "int8"), skiff.ones([2, 2], "int8"))
+
+
+def test_python_side_argument_errors():
+    x = skiff.ones([2])
+    with pytest.raises(ValueError, match="meshgrid: argument 0 expected a 1-D tensor"):
+        skiff.meshgrid(skiff.ones([2, 2]), x)
+    with pytest.raises(ValueError, match="normal: argument 'shape' expected a shape"):
+        skiff.normal(0.0, 1.0)
+    with pytest.raises(TypeError, match="__index__: argument 'self' expected an integer tensor"):
+        [1, 2][skiff.to_tensor(1.0)]
+    with pytest.raises(ValueError, match="grad: argument 'grad_outputs' expected 1 entries"):
+        skiff.grad([x], [x], grad_outputs=[x, x])
+    with pytest.raises(ValueError, match="backward: argument 'tensors' expected at least one"):
+        skiff.autograd.backward([])
+    with pytest.raises(NotImplementedError, match="no_grad_vars"):
+        skiff.grad([x], [x], no_grad_vars=[x])
+    with pytest.raises(TypeError, match="set_default_dtype: argument 'd' expected float16"):
+        skiff.set_default_dtype("int32")
+    with pytest.raises(ValueError, match="Place"):
+        skiff.to_tensor([1.0], place="gpu:x")
+    with pytest.raises(TypeError, match="to_tensor: argument 'place' expected a Place"):
+        skiff.to_tensor([1.0], place=3)
+    with pytest.raises(TypeError, match="sum: argument 'keepdim' expected a bool, got str"):
+        skiff.sum(x, keepdim="yes")
+    with pytest.raises(TypeError, match="scale: argument 'scale' expected a number"):
+        skiff.scale(x, "2")
+    with pytest.raises(TypeError, match="matmul: argument 'transpose_x' expected a bool"):
+        skiff.matmul(x, x, transpose_x=1.5)
+    with pytest.raises(ValueError, match="a number or a 1-element tensor"):
+        skiff.full([2], skiff.ones([3]))
+    with pytest.raises(RuntimeError, match="initialized tensor"):
+        skiff.add(skiff.Tensor(), x)

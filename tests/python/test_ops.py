@@ -143,3 +143,50 @@ def test_backward_torch(case):
         if g is None or r is None:
             continue
         _close(g.numpy(), r.numpy(), 1e-6, f"{case.op} grad of float input {k} vs torch")
+
+
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_forward_float32(case):
+    """The common dtype through the Python path: float32 inputs against the float64 result."""
+    arrays = _inputs(case)
+    if not any(_is_float(a) for a in arrays) or case.op in ("cast", "dropout"):
+        pytest.skip("no float input")
+    want = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))
+    got = _flat(_run(case, [skiff.to_tensor(a.astype(np.float32) if _is_float(a) else a)
+                            for a in arrays]))
+    for k, (g, w) in enumerate(zip(got, want)):
+        if w.dtype.is_floating_point:
+            assert g.dtype == skiff.float32, f"{case.op} output {k}: {g.dtype}"
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=2e-4, atol=2e-5,
+                                       err_msg=f"{case.op} output {k}")
+        else:
+            np.testing.assert_array_equal(g.numpy(), w.numpy(), err_msg=f"{case.op} output {k}")
+
+
+class _InplaceOps:
+    """skiff._C.ops with `op` replaced by its in-place variant."""
+
+    def __init__(self, op):
+        self.op = op
+
+    def __getattr__(self, name):
+        return getattr(ops, name + "_" if name == self.op else name)
+
+
+INPLACE = [c for c in CASES if c.op + "_" in skiff._C.inplace_names()]
+
+
+def test_every_inplace_variant_has_a_case():
+    assert {c.op + "_" for c in INPLACE} == set(skiff._C.inplace_names())
+
+
+@pytest.mark.parametrize("case", INPLACE, ids=repr)
+def test_inplace_matches_out_of_place(case):
+    arrays = _inputs(case)
+    want = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))[0]
+    tensors = [skiff.to_tensor(a) for a in arrays]
+    inplace = case.call(_InplaceOps(case.op), *tensors) if case.call else \
+        getattr(ops, case.op + "_")(*tensors)
+    written = inplace if isinstance(inplace, skiff.Tensor) else _flat(inplace)[0]
+    assert any(written is t for t in tensors), f"{case.op}_ does not return its input"
+    np.testing.assert_allclose(written.numpy(), want.numpy(), rtol=1e-12, atol=1e-12)

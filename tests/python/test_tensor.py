@@ -265,3 +265,64 @@ def test_set_printoptions():
     finally:
         skiff.set_printoptions(precision=8)
     assert "0.33333334]" in repr(x)
+
+
+def test_inplace_methods_and_operators():
+    x = skiff.to_tensor([1.0, 4.0])
+    y = x.add_(skiff.to_tensor([1.0, 1.0]))
+    assert y is x and x.numpy().tolist() == [2.0, 5.0]
+    x.sqrt_()
+    np.testing.assert_allclose(x.numpy(), np.sqrt([2.0, 5.0]), rtol=1e-6)
+    z = skiff.to_tensor([1.0, 2.0])
+    ident = id(z)
+    v0 = z._inplace_version()
+    z += 1
+    z *= skiff.to_tensor([2.0, 3.0])
+    z -= 1.0
+    z /= 2
+    assert id(z) == ident and z.numpy().tolist() == [1.5, 4.0]
+    assert z._inplace_version() > v0
+    assert skiff.exp_(skiff.zeros([2])).numpy().tolist() == [1.0, 1.0]
+    assert "add_" in skiff._C.inplace_names()
+
+
+def test_inplace_autograd_rules():
+    w = skiff.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(RuntimeError):
+        w += 1  # a leaf that requires grad cannot be modified in place
+    with skiff.no_grad():
+        w += 1  # what optimizers do
+    h = w * 2
+    h += 1  # a non-leaf: h takes the history of the in-place op
+    h.sum().backward()
+    assert w.grad.numpy().tolist() == [2.0, 2.0]
+
+
+def test_pickle_and_deepcopy():
+    import copy
+    import pickle
+
+    class Param(skiff.Tensor):
+        pass
+
+    x = skiff.to_tensor([[1.0, 2.0]], dtype="bfloat16")
+    x.stop_gradient = False
+    x.tag = "w"
+    y = pickle.loads(pickle.dumps(x))
+    assert y.dtype == skiff.bfloat16 and y.numpy().tolist() == [[1.0, 2.0]]
+    assert not y.stop_gradient and y.tag == "w"
+    p = Param(skiff.ones([2]))
+    p.name = "p0"
+    q = copy.deepcopy(p)
+    assert type(q) is Param and q.name == "p0" and not q._share_memory_with(p)
+    r = copy.deepcopy(skiff.ones([2]))
+    assert r.numpy().tolist() == [1.0, 1.0]
+    assert pickle.loads(pickle.dumps(skiff.to_tensor(3))).item() == 3
+
+
+def test_data_property_and_norm_method():
+    x = skiff.to_tensor([3.0, 4.0])
+    assert x.data is x
+    x.data = np.array([6.0, 8.0], np.float32)
+    assert x.numpy().tolist() == [6.0, 8.0]
+    assert float(x.norm()) == 10.0

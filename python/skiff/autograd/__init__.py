@@ -1,4 +1,4 @@
-"""skiff.autograd: grad mode (no_grad, enable_grad, set_grad_enabled), backward, grad."""
+"""skiff.autograd: grad mode (no_grad, enable_grad, set_grad_enabled), backward, grad, PyLayer."""
 import functools
 import inspect
 
@@ -135,3 +135,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise NotImplementedError("grad: no_grad_vars is not supported yet; detach() those "
                                   "tensors in the forward computation instead")
     return _C.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+
+
+from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401

@@ -356,6 +356,11 @@ def dist(x, y, p=2, name=None):
     return vector_norm(_ops.subtract(x, y), p)
 
 
+# In-place variants (Paddle's trailing underscore), one per record with an `inplace` field.
+for _name in _C.inplace_names():
+    globals()[_name] = getattr(_ops, _name)
+
+
 def increment(x, value=1.0, name=None):
     """x + value, written back into x (Paddle's in-place increment)."""
     _C._assign_into(x, _ops.add(x, _ops.full([], value, x.dtype)))
@@ -380,4 +385,4 @@ __all__ = [
     "tensor_split", "expand_as", "broadcast_tensors", "broadcast_shape", "moveaxis",
     "take_along_axis", "put_along_axis", "repeat_interleave", "unique", "dist", "increment",
     "floor_mod"
-]
+] + list(_C.inplace_names())

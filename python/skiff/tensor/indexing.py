@@ -121,27 +121,11 @@ def _basic(x, items):
     if axes:
         if all(s == 1 for s in steps):
             x = _ops.slice(x, axes, starts, ends, drop)
-        elif _C.is_grad_enabled() and not x.stop_gradient:
-            x = _gather_steps(x, axes, starts, ends, steps)
-            if drop:
-                x = _ops.squeeze(x, drop)
         else:
             x = _ops.strided_slice(x, axes, starts, ends, steps)
             if drop:
                 x = _ops.squeeze(x, drop)
     return x, adv
-
-
-def _gather_steps(x, axes, starts, ends, steps):
-    """Stepped slices as index_select (differentiable; strided_slice has no VJP rule yet)."""
-    for a, start, stop, step in zip(axes, starts, ends, steps):
-        if step == 1:
-            x = _ops.slice(x, [a], [start], [stop], [])
-            continue
-        n = x.shape[a]
-        idx = list(range(n))[slice(start, None if stop < -n else stop, step)]
-        x = _ops.index_select(x, _C.to_tensor(idx, dtype="int64"), a)
-    return x
 
 
 def _fix_negative(idx, n):
@@ -165,8 +149,8 @@ def _advanced(x, adv):
         if idx.ndim == 0:  # x[True] / x[False]: a new axis of length 1 or 0
             x = _ops.unsqueeze(x, [a])
             return x if bool(idx) else _ops.slice(x, [a], [0], [0], [])
-        if a == 0 and idx.ndim == x.ndim and (x.stop_gradient or not _C.is_grad_enabled()):
-            return _ops.masked_select(x, idx)  # (no VJP rule yet: gather_nd below has one)
+        if a == 0 and idx.ndim == x.ndim:
+            return _ops.masked_select(x, idx)
         if list(idx.shape) != x.shape[a:a + idx.ndim]:
             raise IndexError(f"__getitem__: the bool mask of shape {idx.shape} does not match "
                              f"the indexed dims {x.shape[a:a + idx.ndim]}")

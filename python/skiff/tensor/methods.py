@@ -115,6 +115,37 @@ def normal_(self, mean=0.0, std=1.0):
     return self
 
 
+def _rebuild_tensor(cls, array, dtype, stop_gradient):
+    t = _C.to_tensor(array, dtype=dtype)
+    if cls is not _T:
+        sub = cls.__new__(cls)
+        _T.__init__(sub, t)  # the subclass' __init__ is not rerun; its __dict__ is restored
+        t = sub
+    if not stop_gradient:
+        t.stop_gradient = False
+    return t
+
+
+def __reduce_ex__(self, protocol):
+    """Pickling: data (a numpy copy), dtype, stop_gradient, class and Python attributes."""
+    return (_rebuild_tensor, (type(self), np.array(self), self.dtype.name, self.stop_gradient),
+            dict(self.__dict__) or None)
+
+
+def __deepcopy__(self, memo):
+    """A tensor with copied data (no autograd history), same class and deep-copied attributes."""
+    import copy
+    with_data = _C.to_tensor(self)
+    new = _rebuild_tensor(type(self), with_data, self.dtype.name, self.stop_gradient) \
+        if type(self) is not _T else with_data
+    if type(self) is _T and not self.stop_gradient:
+        new.stop_gradient = False
+    memo[id(self)] = new
+    for k, v in self.__dict__.items():
+        setattr(new, k, copy.deepcopy(v, memo))
+    return new
+
+
 def __iter__(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-D tensor")
@@ -157,6 +188,20 @@ def __repr__(self):
     return head + prefix + body + ")"
 
 
+def _get_data(self):
+    """Paddle's Tensor.data: the tensor itself; assigning writes the value in place."""
+    return self
+
+
+def _set_data(self, value):
+    self.set_value(value)
+
+
+def norm(self, p=None, axis=None, keepdim=False, name=None):
+    from ..linalg import norm as _norm
+    return _norm(self, p, axis, keepdim)
+
+
 def _T_prop(self):
     return self if self.ndim < 2 else _C.ops.transpose(self, list(range(self.ndim))[::-1])
 
@@ -170,8 +215,10 @@ def _format(self, spec):
 def install():
     for name in _METHODS:
         _attach(name, getattr(functions, name))
+    for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
+        _attach(name, getattr(_C.ops, name))
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
-               uniform_, normal_, __iter__, __repr__):
+               uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__, norm):
         setattr(_T, fn.__name__, fn)
     _T.__str__ = __repr__
     _T.__format__ = _format
@@ -179,7 +226,11 @@ def install():
     _T.__setitem__ = indexing.setitem
     _T.name = property(_get_name, _set_name)
     _T.T = property(_T_prop)
+    _T.data = property(_get_data, _set_data)
     _T.persistable = False
     _T.zeros_like = creation.zeros_like
+    # Paddle's spelling of the type names (paddle.Tensor): skiff.Tensor, skiff.dtype, skiff.Place.
+    for cls in (_T, _C.dtype, _C.Place):
+        cls.__module__ = "skiff"
     # numpy defers to Tensor's reflected operators (np.float32(2) * t is a Tensor).
     _T.__array_priority__ = 100
