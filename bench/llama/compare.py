@@ -50,12 +50,13 @@ def main():
         for impl in (("torch", "skiff") if r % 2 else ("skiff", "torch")):
             res[impl].append(run(impl, extra))
             x = res[impl][-1]
-            print(f"round {r + 1} {impl:5s}: {x['ms_per_step']:.1f} ms/step, "
+            print(f"round {r + 1} {impl:5s}: {x['ms_per_step']:.1f} ms/step "
+                  f"(CPU {x['cpu_ms_per_step']:.1f} ms), "
                   f"{x['tokens_per_s']:,.0f} tok/s, peak RSS {x['rss_peak_mib']:.0f} MiB "
                   f"(+{x['train_mib']:.0f} MiB training), loss {x['loss_first']:.3f} -> "
                   f"{x['loss_last']:.3f}", flush=True)
     med = {k: {f: statistics.median(r[f] for r in v) for f in
-               ("ms_per_step", "tokens_per_s", "rss_peak_mib", "train_mib")}
+               ("ms_per_step", "cpu_ms_per_step", "tokens_per_s", "rss_peak_mib", "train_mib")}
            for k, v in res.items()}
     s, t = med["skiff"], med["torch"]
     print()
@@ -66,6 +67,12 @@ def main():
           f"{t['ms_per_step']:.1f} | {t['ms_per_step'] / s['ms_per_step']:.2f}x speed |")
     print(f"| tokens/s | {s['tokens_per_s']:,.0f} | {t['tokens_per_s']:,.0f} | "
           f"{s['tokens_per_s'] / t['tokens_per_s']:.2f}x |")
+    pair = statistics.median(b["ms_per_step"] / a["ms_per_step"]
+                             for a, b in zip(res["skiff"], res["torch"]))
+    print(f"| speed, median of the per-round ratios (runs of a round are back to back) | | | "
+          f"{pair:.2f}x |")
+    print(f"| CPU ms/step (process time) | {s['cpu_ms_per_step']:.1f} | {t['cpu_ms_per_step']:.1f} "
+          f"| {t['cpu_ms_per_step'] / s['cpu_ms_per_step']:.2f}x |")
     print(f"| peak RSS (VmHWM), MiB | {s['rss_peak_mib']:.0f} | {t['rss_peak_mib']:.0f} | "
           f"{s['rss_peak_mib'] / t['rss_peak_mib']:.2f}x |")
     print(f"| RSS added by training (VmHWM - RSS before step 1), MiB | {s['train_mib']:.0f} | "

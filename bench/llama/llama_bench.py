@@ -2,7 +2,8 @@
 """One side of the Llama training benchmark: `--impl skiff` (examples/llama/model.py) or
 `--impl torch` (torch_llama.py), same sizes (vocab 4096, dim 256, 4 layers, 4 heads, SwiGLU 688,
 untied head), same data (seeded random tokens), AdamW, batch 8 x 256. Prints one JSON line:
-median ms/step, tokens/s, losses, peak memory.
+median ms/step (wall) and CPU ms/step (process time: on a shared machine
+less sensitive to being descheduled), tokens/s, losses, peak memory.
 
 Memory: `rss_peak_mib` is the process's RSS high-water mark (VmHWM) at the end;
 `train_mib` is VmHWM minus the RSS before the first step (what training itself added: activations,
@@ -82,13 +83,15 @@ def _time(step, batches, args):
     losses = []
     for b in batches[:args.warmup]:
         losses.append(step(b))
-    times = []
+    times, cpu = [], []
     for b in batches[args.warmup:]:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         losses.append(step(b))
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     med = statistics.median(times)
     return {"impl": args.impl, "ms_per_step": med * 1e3, "min_ms": min(times) * 1e3,
+            "cpu_ms_per_step": statistics.median(cpu) * 1e3,
             "tokens_per_s": args.batch * args.seq / med, "loss_first": losses[0],
             "loss_last": losses[-1], "rss_peak_mib": vm("VmHWM"),
             "train_mib": vm("VmHWM") - rss_before, "steps": len(times)}
