@@ -63,7 +63,8 @@ def main():
     print(f"| small Llama train step, B=8 T=256, AdamW, {args.threads} thread(s) | Skiff | "
           "PyTorch (tuned) | Skiff / PyTorch |")
     print("|---|---|---|---|")
-    print(f"| ms/step (median of {args.rounds} runs x {args.steps} steps) | {s['ms_per_step']:.1f} | "
+    print(f"| ms/step (median of {args.rounds} runs x {args.steps} steps) | "
+          f"{s['ms_per_step']:.1f} | "
           f"{t['ms_per_step']:.1f} | {t['ms_per_step'] / s['ms_per_step']:.2f}x speed |")
     print(f"| tokens/s | {s['tokens_per_s']:,.0f} | {t['tokens_per_s']:,.0f} | "
           f"{s['tokens_per_s'] / t['tokens_per_s']:.2f}x |")

@@ -16,7 +16,8 @@ RULES = [
     (r"libdnnl", "oneDNN (non-JIT)"),
     (r"Arith\)0", "add"), (r"Arith\)1", "subtract"), (r"Arith\)2", "multiply"),
     (r"Arith\)3", "divide"),
-    (r"skiff::ops::(?:cpu::)?(?:\(anonymous namespace\)::)?([a-z0-9_]+?)_(?:cpu|impl|update|kernel)\b",
+    (r"skiff::ops::(?:cpu::)?(?:\(anonymous namespace\)::)?"
+     r"([a-z0-9_]+?)_(?:cpu|impl|update|kernel)\b",
      None),
     (r"skiff::ops::cpu::run_avx512<skiff::ops::([a-z0-9_]+?)_cpu", None),
     (r"skiff::ops::\(anonymous namespace\)::([a-z0-9_]+)", None),

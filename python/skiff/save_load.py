@@ -101,7 +101,8 @@ def save(obj, path, protocol=4, **configs):
     """Saves `obj` (a Tensor, a state dict, or nested dicts/lists of Tensors, arrays and Python
     values) to `path` (a file name or a writable binary file object)."""
     if not isinstance(protocol, int) or isinstance(protocol, bool):
-        raise ValueError(f"save: argument 'protocol' expected an int, got {type(protocol).__name__}")
+        raise ValueError("save: argument 'protocol' expected an int, got "
+                         f"{type(protocol).__name__}")
     if protocol < 2 or protocol > 4:
         raise ValueError(f"Expected 1<'protocol'<5, but received protocol={protocol}")
     unknown = set(configs) - {"use_binary_format"}

@@ -131,7 +131,8 @@ def test_to_dtype_and_parameter_attrs():
     (nn.initializer.Constant(0.5), lambda a: np.all(a == 0.5)),
     (nn.initializer.Uniform(-0.1, 0.3), lambda a: a.min() >= -0.1 and a.max() <= 0.3
      and abs(a.mean() - 0.1) < 0.01),
-    (nn.initializer.Normal(1.0, 2.0), lambda a: abs(a.mean() - 1) < 0.05 and abs(a.std() - 2) < 0.05),
+    (nn.initializer.Normal(1.0, 2.0),
+     lambda a: abs(a.mean() - 1) < 0.05 and abs(a.std() - 2) < 0.05),
     (nn.initializer.TruncatedNormal(0.0, 1.0), lambda a: np.abs(a).max() <= 2.0
      and 0.8 < a.std() < 0.92),
     (nn.initializer.XavierUniform(), lambda a: np.abs(a).max() <= math.sqrt(6 / (200 + 300))),

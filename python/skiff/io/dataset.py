@@ -35,7 +35,8 @@ class TensorDataset(Dataset):
     def __init__(self, tensors):
         tensors = list(tensors)
         if not tensors:
-            raise ValueError("TensorDataset: argument 'tensors' expected at least one tensor, got 0")
+            raise ValueError("TensorDataset: argument 'tensors' expected at least one tensor, "
+                             "got 0")
         n = tensors[0].shape[0]
         for i, t in enumerate(tensors):
             if t.shape[0] != n:

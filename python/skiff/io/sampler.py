@@ -54,8 +54,8 @@ class RandomSampler(Sampler):
         n = len(self.data_source)
         if self.replacement:
             rng = np.random if self.generator is None else self.generator
-            return iter(rng.integers(0, n, self.num_samples).tolist()
-                        if hasattr(rng, "integers") else rng.randint(0, n, self.num_samples).tolist())
+            draw = rng.integers if hasattr(rng, "integers") else rng.randint
+            return iter(draw(0, n, self.num_samples).tolist())
         return iter(_permutation(n, self.generator).tolist())
 
     def __len__(self):
@@ -113,14 +113,16 @@ class BatchSampler(Sampler):
         if not isinstance(shuffle, bool):
             raise TypeError(f"BatchSampler: argument 'shuffle' expected a bool, got {shuffle!r}")
         if not isinstance(drop_last, bool):
-            raise TypeError(f"BatchSampler: argument 'drop_last' expected a bool, got {drop_last!r}")
+            raise TypeError("BatchSampler: argument 'drop_last' expected a bool, got "
+                            f"{drop_last!r}")
         if sampler is None:
             from .dataset import IterableDataset
             if isinstance(dataset, IterableDataset):
                 raise ValueError("BatchSampler: an IterableDataset cannot be batched by index")
             sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
         elif shuffle:
-            raise ValueError("BatchSampler: argument 'shuffle' must be False when a sampler is given")
+            raise ValueError("BatchSampler: argument 'shuffle' must be False when a sampler is "
+                             "given")
         self.sampler = sampler
         self.batch_size = batch_size
         self.shuffle = shuffle
@@ -138,4 +140,6 @@ class BatchSampler(Sampler):
 
     def __len__(self):
         n = len(self.sampler)
-        return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
+        if self.drop_last:
+            return n // self.batch_size
+        return (n + self.batch_size - 1) // self.batch_size

@@ -386,7 +386,8 @@ class OneCycleLR(LRScheduler):
         if total_steps <= 0:
             raise ValueError(f"OneCycleLR: argument 'total_steps' expected > 0, got {total_steps}")
         if not 0 <= phase_pct <= 1:
-            raise ValueError(f"OneCycleLR: argument 'phase_pct' expected in [0, 1], got {phase_pct}")
+            raise ValueError("OneCycleLR: argument 'phase_pct' expected in [0, 1], got "
+                             f"{phase_pct}")
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError("OneCycleLR: argument 'anneal_strategy' expected 'cos' or 'linear', "
                              f"got {anneal_strategy!r}")

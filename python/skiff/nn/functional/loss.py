@@ -193,7 +193,8 @@ def log_loss(input, label, epsilon=1e-4, name=None):
 
 
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
-    """Huber loss as Paddle defines it: 0.5 d^2 where |d| < delta, else delta * (|d| - 0.5 delta)."""
+    """Huber loss as Paddle defines it: 0.5 d^2 where |d| < delta, else
+    delta * (|d| - 0.5 delta)."""
     _check_reduction("smooth_l1_loss", reduction)
     d = _ops.subtract(input, label)
     ad = _ops.abs(d)
