@@ -95,6 +95,44 @@ void cross_entropy_with_softmax_cpu(const KernelContext& ctx,
   const T* pl = a.soft_label ? soft.data<T>() : nullptr;
   T* ps = a.softmax->data<T>();
   T* ploss = a.loss->data<T>();
+  if (inner == 1 && a.use_softmax) {
+    // Contiguous rows (the class axis last, as for LM logits): vectorized max and blocked
+    // sums, exp computed once per element (float storage), as softmax's own kernel does.
+    parallel_for(0, outer, std::max<int64_t>(1, kParallelGrain / n), [&](int64_t b, int64_t e) {
+      cpu::run_best_isa([&] {
+        for (int64_t t = b; t < e; ++t) {
+          const T* r = px + t * n;
+          T* sr = ps + t * n;
+          const C m = cpu::lane_max<C>(n, [&](int64_t j) { return load(r[j]); });
+          double s;
+          if constexpr (std::is_same_v<T, C>) {
+            s = cpu::blocked_sum<C>(n, [&](int64_t j) {
+              const C v = exp_c<C>(r[j] - m);
+              sr[j] = v;
+              return v;
+            });
+            const C inv = static_cast<C>(1.0 / s);
+            for (int64_t j = 0; j < n; ++j) sr[j] *= inv;
+          } else {
+            s = cpu::blocked_sum<C>(n, [&](int64_t j) { return exp_c<C>(load(r[j]) - m); });
+            const C inv = static_cast<C>(1.0 / s);
+            for (int64_t j = 0; j < n; ++j) sr[j] = store<T>(exp_c<C>(load(r[j]) - m) * inv);
+          }
+          const C log_s = static_cast<C>(std::log(s));
+          double loss = 0;
+          if (a.soft_label) {
+            const T* lr = pl + t * n;
+            loss = -cpu::blocked_sum<C>(
+                n, [&](int64_t j) { return load(lr[j]) * ((load(r[j]) - m) - log_s); });
+          } else if (hard[t] != a.ignore_index) {
+            loss = -static_cast<double>((load(r[hard[t]]) - m) - log_s);
+          }
+          ploss[t] = store<T>(static_cast<C>(loss));
+        }
+      });
+    });
+    return;
+  }
   parallel_for(0, outer * inner, std::max<int64_t>(1, kParallelGrain / n),
                [&](int64_t b, int64_t e) {
                  cpu::run_best_isa([&] {
