@@ -1,5 +1,7 @@
 // Reference kernels of conv2d_grad and pool2d_grad: naive float64 loops over every output
 // element, accumulating into float64 buffers (the oracle of the CPU kernels).
+#include "skiff/ops/generated/kernels/conv.h"
+
 #include <algorithm>
 #include <vector>
 
