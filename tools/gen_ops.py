@@ -939,7 +939,14 @@ def gen_record(op, saved_name, out_handle):
             L.append(f"    node->{a.name}_ = autograd::SavedTensor({n});")
         else:
             L.append(f"    node->{a.name}_ = {a.name};")
+    # Sized up front: recording is on the per-op dispatch path, growth reallocations are not.
+    n_in = " + ".join([str(sum(1 for a in tensor_args if a.kind != "kTensorList"))] +
+                      [f"{a.name}.size()" for a in tensor_args if a.kind == "kTensorList"])
+    n_out = " + ".join([str(sum(1 for o in op.outputs if not o.is_list))] +
+                       [f"{out_handle(o)}.size()" for o in op.outputs if o.is_list])
     L.append("    std::vector<const Tensor*> inputs;")
+    L.append(f"    inputs.reserve({n_in});")
+    L.append(f"    node->in_offsets_.reserve({len(tensor_args) + 1});")
     L.append("    node->in_offsets_.push_back(0);")
     for a in tensor_args:
         has = a.name in grad_names(op)
@@ -951,6 +958,8 @@ def gen_record(op, saved_name, out_handle):
             L.append(f"    inputs.push_back({'&' + a.name if has else 'nullptr'});")
         L.append("    node->in_offsets_.push_back(inputs.size());")
     L.append("    std::vector<Tensor*> outputs;")
+    L.append(f"    outputs.reserve({n_out});")
+    L.append(f"    node->out_offsets_.reserve({len(op.outputs) + 1});")
     L.append("    node->out_offsets_.push_back(0);")
     for o in op.outputs:
         h = out_handle(o)

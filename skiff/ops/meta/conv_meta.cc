@@ -167,4 +167,40 @@ void pool2d_meta(std::string_view op, const TensorMeta& x, const std::vector<int
   *out = {x.dtype, window_out_dims(g)};
 }
 
+void conv2d_grad_meta(std::string_view op, const TensorMeta& input, const TensorMeta& filter,
+                      const TensorMeta& out_grad, const std::vector<int64_t>& strides,
+                      const std::vector<int64_t>& paddings, const std::string& padding_algorithm,
+                      const std::vector<int64_t>& dilations, int64_t groups,
+                      const std::string& data_format, TensorMeta* input_grad,
+                      TensorMeta* filter_grad) {
+  TensorMeta out;
+  conv2d_meta(op, input, filter, strides, paddings, padding_algorithm, dilations, groups,
+              data_format, &out);
+  SKIFF_ENFORCE(out_grad.dims == out.dims, kInvalidArgument, op, "out_grad",
+                str("the convolution's output shape ", out.dims), out_grad.dims);
+  SKIFF_ENFORCE(out_grad.dtype == input.dtype, kTypeError, op, "out_grad",
+                str("dtype ", input.dtype, " (as input)"), out_grad.dtype);
+  *input_grad = input;
+  *filter_grad = filter;
+}
+
+void pool2d_grad_meta(std::string_view op, const TensorMeta& x, const TensorMeta& out,
+                      const TensorMeta& out_grad, const std::vector<int64_t>& kernel_size,
+                      const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                      bool ceil_mode, bool exclusive, const std::string& data_format,
+                      const std::string& pooling_type, bool global_pooling, bool adaptive,
+                      const std::string& padding_algorithm, TensorMeta* x_grad) {
+  TensorMeta want;
+  pool2d_meta(op, x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format,
+              pooling_type, global_pooling, adaptive, padding_algorithm, &want);
+  SKIFF_ENFORCE(out.dims == want.dims && out.dtype == x.dtype, kInvalidArgument, op, "out",
+                str("the pooling's output (", x.dtype, " ", want.dims, ")"),
+                str(out.dtype, " ", out.dims));
+  SKIFF_ENFORCE(out_grad.dims == want.dims && out_grad.dtype == x.dtype, kInvalidArgument, op,
+                "out_grad",
+                str("the pooling's output shape and dtype (", x.dtype, " ", want.dims, ")"),
+                str(out_grad.dtype, " ", out_grad.dims));
+  *x_grad = x;
+}
+
 }  // namespace skiff::ops::meta

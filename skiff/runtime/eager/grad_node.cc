@@ -58,6 +58,7 @@ void set_history(const std::shared_ptr<GradNode>& node, const std::vector<const 
   auto& edges = node->next_edges();
   edges.reserve(inputs.size());
   node->input_metas().reserve(inputs.size());
+  node->output_metas().reserve(outputs.size());
   for (const Tensor* in : inputs) {
     if (in && in->defined()) {
       const AutogradMeta* m = autograd_meta(*in);

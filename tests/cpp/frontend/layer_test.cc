@@ -192,7 +192,6 @@ TEST(LayerTest, LayerNormAndRMSNormNormalizeTrailingDims) {
 }
 
 TEST(LayerTest, ConvAndPoolShapes) {
-  autograd::NoGradGuard no_grad;  // conv2d has no VJP rule yet (branch autograd adds it)
   Conv2D conv(3, 8, {3}, {1}, {1});
   EXPECT_EQ(conv.weight.shape(), (std::vector<int64_t>{8, 3, 3, 3}));
   const Tensor y = conv(ones({2, 3, 8, 8}));
@@ -202,6 +201,9 @@ TEST(LayerTest, ConvAndPoolShapes) {
   const auto avg =
       to_vector<float>(AvgPool2D({2})(to_tensor(std::vector<float>{1, 2, 3, 4}, {1, 1, 2, 2})));
   EXPECT_EQ(avg, std::vector<float>{2.5f});
+  autograd::backward({sum(MaxPool2D({2})(y))});
+  EXPECT_EQ(grad_of(conv.weight).shape(), conv.weight.shape());
+  EXPECT_EQ(grad_of(conv.bias).shape(), (std::vector<int64_t>{8}));
 }
 
 TEST(LayerTest, LayerListIndexing) {

@@ -118,6 +118,18 @@ void add_creation_op_infos(OpDb& db) {
                no_inputs({{"shape", Shape{0}}}), no_inputs({{"shape", Shape{300, 201}}}),
                no_inputs({{"shape", Shape{301, 200}}, {"dtype", DType::kFloat64}})},
           .tolerance_scale = 4});
+  db.add({.name = "fill",
+          .samples = {sample({{2, 3}}, {{"value", Scalar(3)}}),
+                      sample({{}}, {{"value", Scalar(-1.5)}}), sample({{0, 2}}),
+                      sample({{300, 200}}, {{"value", Scalar(1)}})}});
+  // The in-place draws equal uniform's and gaussian's (checked in the runtime's inplace_test);
+  // the float64 reference draws with its own recipe, so outputs are not compared here.
+  for (const char* op : {"uniform_inplace", "gaussian_inplace"}) {
+    db.add({.name = op,
+            .samples = {sample({{3, 4}}), sample({{7}}, {{"seed", int64_t{3}}}), sample({{}}),
+                        sample({{0, 3}})},
+            .compared_outputs = std::vector<int>{}});
+  }
   db.add({.name = "randint",
           .samples = {
               no_inputs({{"low", int64_t{0}}, {"high", int64_t{10}}, {"shape", Shape{3, 4}}}),

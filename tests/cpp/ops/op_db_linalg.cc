@@ -86,32 +86,103 @@ void add_linalg_op_infos(OpDb& db) {
   const ops::AttrValue avg = std::string("avg");
   db.add(
       {.name = "pool2d",
-       .samples = {
-           pool({1, 2, 5, 5}, {{"kernel_size", k2}, {"strides", s2}}),
-           pool({1, 2, 5, 5},
-                {{"kernel_size", k3}, {"strides", s2}, {"paddings", p1}, {"pooling_type", avg}}),
-           pool({1, 2, 5, 5}, {{"kernel_size", k3},
-                               {"strides", s2},
-                               {"paddings", p1},
-                               {"pooling_type", avg},
-                               {"exclusive", false}}),
-           pool({1, 2, 6, 6}, {{"kernel_size", k3}, {"strides", s2}, {"ceil_mode", true}}),
-           pool({1, 2, 6, 6},
+       .samples =
+           {pool({1, 2, 5, 5}, {{"kernel_size", k2}, {"strides", s2}}),
+            pool({1, 2, 5, 5},
+                 {{"kernel_size", k3}, {"strides", s2}, {"paddings", p1}, {"pooling_type", avg}}),
+            pool({1, 2, 5, 5}, {{"kernel_size", k3},
+                                {"strides", s2},
+                                {"paddings", p1},
+                                {"pooling_type", avg},
+                                {"exclusive", false}}),
+            pool({1, 2, 6, 6}, {{"kernel_size", k3}, {"strides", s2}, {"ceil_mode", true}}),
+            pool(
+                {1, 2, 6, 6},
                 {{"kernel_size", k3}, {"strides", s2}, {"ceil_mode", true}, {"pooling_type", avg}}),
-           pool({2, 3, 4, 5},
-                {{"kernel_size", k2}, {"global_pooling", true}, {"pooling_type", avg}}),
-           pool({1, 3, 7, 5},
-                {{"kernel_size", IntList{3, 2}}, {"adaptive", true}, {"pooling_type", avg}}),
-           pool({1, 3, 7, 5}, {{"kernel_size", IntList{4, 3}}, {"adaptive", true}}),
-           pool({1, 5, 5, 3},
+            pool({2, 3, 4, 5},
+                 {{"kernel_size", k2}, {"global_pooling", true}, {"pooling_type", avg}}),
+            pool({1, 3, 7, 5},
+                 {{"kernel_size", IntList{3, 2}}, {"adaptive", true}, {"pooling_type", avg}}),
+            pool({1, 3, 7, 5}, {{"kernel_size", IntList{4, 3}}, {"adaptive", true}}),
+            pool(
+                {1, 5, 5, 3},
                 {{"kernel_size", k2}, {"data_format", std::string("NHWC")}, {"pooling_type", avg}}),
-           pool({1, 2, 7, 6}, {{"kernel_size", k3},
-                               {"strides", s2},
-                               {"padding_algorithm", std::string("SAME")},
-                               {"pooling_type", avg}}),
-           pool({1, 2, 6, 7}, {{"kernel_size", IntList{3, 2}}, {"paddings", IntList{1, 0, 0, 1}}}),
-           pool({0, 2, 4, 4}, {{"kernel_size", k2}}),
-           pool({2, 16, 80, 80}, {{"kernel_size", k2}, {"strides", s2}, {"pooling_type", avg}})}});
+            pool({1, 2, 7, 6}, {{"kernel_size", k3},
+                                {"strides", s2},
+                                {"padding_algorithm", std::string("SAME")},
+                                {"pooling_type", avg}}),
+            pool({1, 2, 6, 7}, {{"kernel_size", IntList{3, 2}}, {"paddings", IntList{1, 0, 0, 1}}}),
+            pool({0, 2, 4, 4}, {{"kernel_size", k2}}),
+            pool({2, 16, 80, 80}, {{"kernel_size", k2}, {"strides", s2}, {"pooling_type", avg}})},
+       // Max pooling has no second order (pool2d_grad's own rule is for avg pooling only).
+       .check_gradgrad = false});
+  // conv2d_grad: (input, filter, out_grad) with out_grad of the convolution's output shape.
+  // Filter gradients sum over N * OH * OW products: a looser scale than the forward's.
+  db.add(
+      {.name = "conv2d_grad",
+       .samples = {sample({{1, 2, 5, 5}, {3, 2, 3, 3}, {1, 3, 3, 3}}),
+                   sample({{2, 3, 7, 6}, {4, 3, 3, 3}, {2, 4, 4, 3}},
+                          {{"strides", IntList{2, 2}}, {"paddings", IntList{1, 1}}}),
+                   sample({{1, 4, 7, 7}, {6, 2, 3, 3}, {1, 6, 5, 7}},
+                          {{"groups", int64_t{2}},
+                           {"dilations", IntList{2, 2}},
+                           {"paddings", IntList{1, 2}}}),
+                   sample({{1, 2, 6, 5}, {2, 2, 3, 2}, {1, 2, 3, 5}},
+                          {{"strides", IntList{2, 1}}, {"padding_algorithm", std::string("SAME")}}),
+                   sample({{1, 2, 6, 5}, {2, 2, 3, 2}, {1, 2, 5, 7}},
+                          {{"paddings", IntList{1, 0, 2, 1}}}),
+                   sample({{1, 5, 5, 3}, {2, 3, 3, 3}, {1, 5, 5, 2}},
+                          {{"data_format", std::string("NHWC")}, {"paddings", IntList{1, 1}}}),
+                   sample({{1, 3, 6, 6}, {3, 1, 3, 3}, {1, 3, 4, 4}}, {{"groups", int64_t{3}}}),
+                   sample({{0, 2, 5, 5}, {3, 2, 3, 3}, {0, 3, 3, 3}}),
+                   sample({{2, 8, 20, 20}, {16, 8, 3, 3}, {2, 16, 20, 20}},
+                          {{"paddings", IntList{1, 1}}})},
+       .tolerance_scale = 4 * kConvTolerance});
+
+  // pool2d_grad: (x, out, out_grad). x and out are all ones, so out is pool2d(x) for max
+  // pooling (the gradient goes to the first element of each window: ties on purpose) and avg
+  // pooling ignores them. Its own gradient exists for avg pooling only (tested separately).
+  const InputMaker ones = [](int, const Dims& dims, DType dtype, std::mt19937_64&) {
+    return make_tensor(dims, dtype, std::vector<double>(dims.numel(), 1.0));
+  };
+  auto pool_grad = [](Dims x, Dims out, std::map<std::string, ops::AttrValue> attrs) {
+    return sample({x, out, out}, std::move(attrs));
+  };
+  db.add(
+      {.name = "pool2d_grad",
+       .samples =
+           {pool_grad({1, 2, 5, 5}, {1, 2, 2, 2}, {{"kernel_size", k2}, {"strides", s2}}),
+            pool_grad(
+                {1, 2, 5, 5}, {1, 2, 3, 3},
+                {{"kernel_size", k3}, {"strides", s2}, {"paddings", p1}, {"pooling_type", avg}}),
+            pool_grad({1, 2, 5, 5}, {1, 2, 3, 3},
+                      {{"kernel_size", k3},
+                       {"strides", s2},
+                       {"paddings", p1},
+                       {"pooling_type", avg},
+                       {"exclusive", false}}),
+            pool_grad({1, 2, 6, 6}, {1, 2, 3, 3},
+                      {{"kernel_size", k3}, {"strides", s2}, {"ceil_mode", true}}),
+            pool_grad({2, 3, 4, 5}, {2, 3, 1, 1},
+                      {{"kernel_size", k2}, {"global_pooling", true}, {"pooling_type", avg}}),
+            pool_grad({1, 3, 7, 5}, {1, 3, 3, 2},
+                      {{"kernel_size", IntList{3, 2}}, {"adaptive", true}, {"pooling_type", avg}}),
+            pool_grad({1, 3, 7, 5}, {1, 3, 4, 3},
+                      {{"kernel_size", IntList{4, 3}}, {"adaptive", true}}),
+            pool_grad({1, 5, 5, 3}, {1, 4, 4, 3},
+                      {{"kernel_size", k2}, {"data_format", std::string("NHWC")}}),
+            pool_grad({1, 2, 7, 6}, {1, 2, 4, 3},
+                      {{"kernel_size", k3},
+                       {"strides", s2},
+                       {"padding_algorithm", std::string("SAME")},
+                       {"pooling_type", avg}}),
+            pool_grad({1, 2, 6, 7}, {1, 2, 5, 7},
+                      {{"kernel_size", IntList{3, 2}}, {"paddings", IntList{1, 0, 0, 1}}}),
+            pool_grad({0, 2, 4, 4}, {0, 2, 3, 3}, {{"kernel_size", k2}}),
+            pool_grad({2, 16, 80, 80}, {2, 16, 40, 40},
+                      {{"kernel_size", k2}, {"strides", s2}, {"pooling_type", avg}})},
+       .input_makers = {{0, ones}, {1, ones}},
+       .check_grad = false});
 }
 
 }  // namespace skiff::testing

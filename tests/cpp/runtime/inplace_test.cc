@@ -117,8 +117,8 @@ TEST_P(InplaceVariant, MatchesOutOfPlaceOp) {
       EXPECT_EQ(got.impl(), target.impl()) << where << ": the result is not x itself";
       EXPECT_GT(version(target), v0) << where << ": the version was not bumped";
       // Same kernel, but a strided x may take another (vectorized or scalar) path.
-      const std::string diff = compare(to_doubles(target.dense()), to_doubles(want.dense()),
-                                       tolerance_for(dtype));
+      const std::string diff =
+          compare(to_doubles(target.dense()), to_doubles(want.dense()), tolerance_for(dtype));
       EXPECT_TRUE(diff.empty()) << where << ": " << diff;
     }
   }
@@ -243,6 +243,29 @@ TEST(InplaceTest, BadTargetsAreRefusedWithClearMessages) {
   EXPECT_EQ(values(f), (std::vector<double>{1.5, 2.25}));
 }
 
+TEST(InplaceTest, InitializersDrawWhatTheCreationOpsDraw) {
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kBFloat16}) {
+    Tensor x(DenseTensor::empty({4, 5}, d));
+    default_generator(Place::cpu()).set_state({5, 0});
+    const Tensor u = uniform({4, 5}, d, -2.0, 3.0);
+    default_generator(Place::cpu()).set_state({5, 0});
+    EXPECT_EQ(uniform_inplace_(x, -2.0, 3.0).impl(), x.impl());
+    EXPECT_EQ(to_doubles(x.dense()), to_doubles(u.dense())) << d;
+    default_generator(Place::cpu()).set_state({6, 0});
+    const Tensor g = gaussian({4, 5}, 1.0, 2.0, 0, d);
+    default_generator(Place::cpu()).set_state({6, 0});
+    gaussian_inplace_(x, 1.0, 2.0);
+    EXPECT_EQ(to_doubles(x.dense()), to_doubles(g.dense())) << d;
+    fill_(x, Scalar(0));  // zero_
+    EXPECT_EQ(to_doubles(x.dense()), std::vector<double>(20, 0.0)) << d;
+  }
+  Tensor w = tensor64({3}, {1, 2, 3}, true);
+  expect_error([&] { uniform_inplace_(w); }, {"uniform_inplace_", "leaf tensor"});
+  autograd::NoGradGuard guard;  // what initializers do
+  gaussian_inplace_(w);
+  EXPECT_TRUE(autograd::requires_grad(w));
+}
+
 TEST(InplaceAutogradTest, LeafThatRequiresGradIsRefusedOutsideNoGrad) {
   Tensor w = tensor64({2}, {1, 2}, true);
   expect_error([&] { relu_(w); }, {"relu_", "argument 'x'", "leaf tensor", "no_grad"});
@@ -261,9 +284,9 @@ TEST(InplaceAutogradTest, NonLeafIsRebasedOntoTheInplaceNode) {
   Tensor x = tensor64({2}, {0.5, -1.0}, true);
   Tensor y = multiply(x, tensor64({}, {2}));
   add_(add_(y, x), tensor64({}, {0}));  // y = 3x; add_ saves no data, so chains are fine
-  multiply_(y, x);                       // y = 3x^2 (its rule reads y's old value: a copy)
-  multiply_(y, y);                       // y = 9x^4, reading y twice
-  tanh_(y);                              // y = tanh(9x^4)
+  multiply_(y, x);                      // y = 3x^2 (its rule reads y's old value: a copy)
+  multiply_(y, y);                      // y = 9x^4, reading y twice
+  tanh_(y);                             // y = tanh(9x^4)
   EXPECT_FALSE(autograd::is_leaf(y));
   backward({sum(y)});
   const auto g = values(grad_of(x));

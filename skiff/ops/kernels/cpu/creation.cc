@@ -205,4 +205,25 @@ void randperm_cpu(const KernelContext& ctx, const RandpermArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(randperm, cpu)
 
+template <typename T>
+void fill_cpu(const KernelContext&, const FillArgs& a) {
+  fill<T>(*a.out, a.value.to<T>());
+}
+SKIFF_INSTANTIATE_KERNEL(fill, cpu)
+
+// The in-place draws are uniform's and gaussian's for x's shape: the same numbers.
+template <typename T>
+void uniform_inplace_cpu(const KernelContext& ctx, const UniformInplaceArgs& a) {
+  const std::vector<int64_t> shape = a.x.dims().to_vector();
+  uniform_cpu<T>(ctx, UniformArgs{shape, dtype_v<T>, a.min, a.max, a.seed, a.out});
+}
+SKIFF_INSTANTIATE_KERNEL(uniform_inplace, cpu)
+
+template <typename T>
+void gaussian_inplace_cpu(const KernelContext& ctx, const GaussianInplaceArgs& a) {
+  const std::vector<int64_t> shape = a.x.dims().to_vector();
+  gaussian_cpu<T>(ctx, GaussianArgs{shape, a.mean, a.std, a.seed, dtype_v<T>, a.out});
+}
+SKIFF_INSTANTIATE_KERNEL(gaussian_inplace, cpu)
+
 }  // namespace skiff::ops

@@ -259,6 +259,89 @@ bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
   return true;
 }
 
+namespace {
+// Backward convolution (kind 2: data, 3: weights) with plain user layouts, so no reorders:
+// oneDNN picks an implementation for them or reports none (the caller falls back).
+std::shared_ptr<const Entry> conv2d_backward_entry(int kind, DType dtype, const meta::Window2d& g) {
+  using tag = dnnl::memory::format_tag;
+  const auto dt = dnnl_type(dtype);
+  const int64_t G = g.groups;
+  Key key{kind,       static_cast<int64_t>(dtype),
+          g.nhwc,     g.n,
+          g.c,        g.h,
+          g.w,        g.oc,
+          g.kh,       g.kw,
+          g.oh,       g.ow,
+          g.stride_h, g.stride_w,
+          g.dil_h,    g.dil_w,
+          g.pad_top,  g.pad_bottom,
+          g.pad_left, g.pad_right,
+          G};
+  return cache().get(key, [&] {
+    Entry e;
+    const tag layout = g.nhwc ? tag::nhwc : tag::nchw;
+    const dnnl::memory::desc src({g.n, g.c, g.h, g.w}, dt, layout);
+    const dnnl::memory::desc dst({g.n, g.oc, g.oh, g.ow}, dt, layout);
+    const dnnl::memory::desc wei =
+        G == 1 ? dnnl::memory::desc({g.oc, g.c, g.kh, g.kw}, dt, tag::oihw)
+               : dnnl::memory::desc({G, g.oc / G, g.c / G, g.kh, g.kw}, dt, tag::goihw);
+    const dnnl::memory::dims strides{g.stride_h, g.stride_w}, dil{g.dil_h - 1, g.dil_w - 1},
+        pad_l{g.pad_top, g.pad_left}, pad_r{g.pad_bottom, g.pad_right};
+    try {
+      const dnnl::convolution_forward::primitive_desc hint(
+          dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                          dnnl::algorithm::convolution_direct, src, wei, dst,
+                                          strides, dil, pad_l, pad_r),
+          engine());
+      if (kind == 2) {
+        const dnnl::convolution_backward_data::primitive_desc pd(
+            dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, src, wei,
+                                                  dst, strides, dil, pad_l, pad_r),
+            base_attr(), engine(), hint);
+        e.prim = dnnl::convolution_backward_data(pd);
+        e.scratch = pd.scratchpad_desc();
+      } else {
+        const dnnl::convolution_backward_weights::primitive_desc pd(
+            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, src, wei,
+                                                     dst, strides, dil, pad_l, pad_r),
+            base_attr(), engine(), hint);
+        e.prim = dnnl::convolution_backward_weights(pd);
+        e.scratch = pd.scratchpad_desc();
+      }
+      e.src = src;
+      e.wei = wei;
+      e.dst = dst;
+      e.scratch_bytes = e.scratch.get_size();
+      e.ok = true;
+    } catch (const dnnl::error&) {
+      e.ok = false;
+    }
+    return e;
+  });
+}
+}  // namespace
+
+bool conv2d_backward_data(DType dtype, const meta::Window2d& g, const DenseTensor& grad_out,
+                          const DenseTensor& filter, DenseTensor& grad_input) {
+  auto entry = conv2d_backward_entry(2, dtype, g);
+  if (!entry->ok) return false;
+  execute(*entry, {{DNNL_ARG_DIFF_DST, dnnl::memory(entry->dst, engine(), grad_out.raw_data())},
+                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), filter.raw_data())},
+                   {DNNL_ARG_DIFF_SRC, dnnl::memory(entry->src, engine(), grad_input.raw_data())}});
+  return true;
+}
+
+bool conv2d_backward_weights(DType dtype, const meta::Window2d& g, const DenseTensor& input,
+                             const DenseTensor& grad_out, DenseTensor& grad_filter) {
+  auto entry = conv2d_backward_entry(3, dtype, g);
+  if (!entry->ok) return false;
+  execute(*entry,
+          {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), input.raw_data())},
+           {DNNL_ARG_DIFF_DST, dnnl::memory(entry->dst, engine(), grad_out.raw_data())},
+           {DNNL_ARG_DIFF_WEIGHTS, dnnl::memory(entry->wei, engine(), grad_filter.raw_data())}});
+  return true;
+}
+
 int64_t cached_primitives() { return cache().size(); }
 
 }  // namespace skiff::ops::cpu::onednn

@@ -29,6 +29,14 @@ bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Ope
 bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
             const DenseTensor& filter, DenseTensor& out);
 
+/// Gradients of conv2d (contiguous tensors, layouts per g.nhwc, plain OIHW filters): of the
+/// input from the output's gradient and the filter, and of the filter from the input and the
+/// output's gradient. Return false when oneDNN cannot run them here.
+bool conv2d_backward_data(DType dtype, const meta::Window2d& g, const DenseTensor& grad_out,
+                          const DenseTensor& filter, DenseTensor& grad_input);
+bool conv2d_backward_weights(DType dtype, const meta::Window2d& g, const DenseTensor& input,
+                             const DenseTensor& grad_out, DenseTensor& grad_filter);
+
 /// Number of cached primitives (tests and benchmarks check that repeated calls hit the cache).
 int64_t cached_primitives();
 

@@ -5,6 +5,8 @@
 // single fused loop compiled per ISA (run_best_isa), computed in float32; moments are float32.
 // Inputs are read and outputs written through separate pointers: the generated in-place code
 // hands the inputs' own buffers as outputs, or contiguous temporaries it copies back.
+#include "skiff/ops/generated/kernels/optimizer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>

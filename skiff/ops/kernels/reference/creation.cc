@@ -166,4 +166,25 @@ void randperm_reference(const KernelContext& ctx, const RandpermArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(randperm, reference)
 
+template <typename T>
+void fill_reference(const KernelContext&, const FillArgs& a) {
+  each<T>(*a.out, [&](int64_t) { return a.value.to<T>(); });
+}
+SKIFF_INSTANTIATE_KERNEL(fill, reference)
+
+// The in-place draws are uniform's and gaussian's for x's shape: the same numbers.
+template <typename T>
+void uniform_inplace_reference(const KernelContext& ctx, const UniformInplaceArgs& a) {
+  const std::vector<int64_t> shape = a.x.dims().to_vector();
+  uniform_reference<T>(ctx, UniformArgs{shape, dtype_v<T>, a.min, a.max, a.seed, a.out});
+}
+SKIFF_INSTANTIATE_KERNEL(uniform_inplace, reference)
+
+template <typename T>
+void gaussian_inplace_reference(const KernelContext& ctx, const GaussianInplaceArgs& a) {
+  const std::vector<int64_t> shape = a.x.dims().to_vector();
+  gaussian_reference<T>(ctx, GaussianArgs{shape, a.mean, a.std, a.seed, dtype_v<T>, a.out});
+}
+SKIFF_INSTANTIATE_KERNEL(gaussian_inplace, reference)
+
 }  // namespace skiff::ops

@@ -2,6 +2,8 @@
 // in float64, reading and writing every tensor through its own dtype (moments may stay float32
 // while parameters are widened), so they check the fused CPU loops. They read the inputs and
 // write the outputs (the same buffers, or temporaries the in-place code copies back).
+#include "skiff/ops/generated/kernels/optimizer.h"
+
 #include <algorithm>
 #include <cmath>
 
