@@ -105,6 +105,24 @@ BENCHMARK(BM_Binary<skiff::ops::dense::add>)
     ->Unit(benchmark::kMicrosecond)
     ->ComputeStatistics("max", max_of)
     ->ComputeStatistics("min", min_of);
+// In place (x += y, what optimizer updates do): no output allocation; a 64-element call shows
+// the per-call overhead of both variants.
+BENCHMARK(BM_Binary<skiff::ops::dense::add_>)
+    ->Name("BM_AddInplace")
+    ->Arg(64)
+    ->Arg(1 << 16)
+    ->Arg(1 << 24)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->ComputeStatistics("max", max_of)
+    ->ComputeStatistics("min", min_of);
+BENCHMARK(BM_Binary<skiff::ops::dense::add>)
+    ->Name("BM_AddSmall")
+    ->Arg(64)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond)
+    ->ComputeStatistics("max", max_of)
+    ->ComputeStatistics("min", min_of);
 BENCHMARK(BM_Binary<skiff::ops::dense::multiply>)
     ->Name("BM_Multiply")
     ->Arg(1 << 24)

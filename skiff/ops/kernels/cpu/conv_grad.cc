@@ -2,13 +2,12 @@
 // backward-weights primitives for float32 and bfloat16 (float16 through float32), float64 (and
 // any configuration oneDNN has no implementation for) on direct loops. pool2d_grad walks the
 // forward windows again, accumulating in float (double for float64), parallel over planes.
-#include "skiff/ops/generated/kernels/conv.h"
-
 #include <algorithm>
 #include <vector>
 
 #include "skiff/core/parallel.h"
 #include "skiff/ops/generated/dense/elementwise.h"
+#include "skiff/ops/generated/kernels/conv.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/onednn.h"
 #include "skiff/ops/meta/conv_meta.h"

@@ -1,10 +1,9 @@
 // Reference kernels of conv2d_grad and pool2d_grad: naive float64 loops over every output
 // element, accumulating into float64 buffers (the oracle of the CPU kernels).
-#include "skiff/ops/generated/kernels/conv.h"
-
 #include <algorithm>
 #include <vector>
 
+#include "skiff/ops/generated/kernels/conv.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 #include "skiff/ops/meta/conv_meta.h"
