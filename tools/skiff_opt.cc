@@ -8,7 +8,8 @@
 //     --print-ir-before=a,b|*         dump the IR before the named passes on stderr
 //     --print-ir-after=a,b|*          dump the IR after the named passes on stderr
 //     --list-passes                   print the registered passes
-// Errors print as "error: <message>" on stderr with exit status 1.
+// Errors print as "error: <message>" on stderr with exit status 1. Ops get the ops layer's
+// infer-meta, kernel-executing folding and kernel selection (skiff/ops/ir/op_bridge.h).
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -18,9 +19,9 @@
 #include "skiff/base/error.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/core/verifier.h"
-#include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/ir/op_bridge.h"
 
 namespace {
 
@@ -92,7 +93,7 @@ int run(int argc, char** argv) {
   }
   IrContext ctx;
   load_all_dialects(&ctx);
-  attach_basic_infer_meta(&ctx);
+  skiff::ops::ir_bridge::attach_op_interfaces(&ctx);
   std::unique_ptr<Program> program = Program::parse(&ctx, text.str());
   if (verify_ir) program->verify();
   PassManager pm(&ctx, opt_level);
