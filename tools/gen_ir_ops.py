@@ -159,6 +159,10 @@ def load(paths):
             name = rec["op"]
             if name in raw:
                 for k in IR_ONLY_KEYS:
+                    if k in rec and k in raw[name][0] and k == "inplace":
+                        # One place per fact: the op record's inplace feeds the IR.
+                        sys.exit(f"gen_ir_ops.py: op '{name}': inplace is declared in "
+                                 f"{raw[name][1]} and again in {p}")
                     if k in rec and k not in raw[name][0]:
                         raw[name][0][k] = rec[k]
                 continue

@@ -281,12 +281,51 @@ def parse_record(rec):
     op.random = bool(rec.get("random", False))
     op.backward = parse_backward(op, rec.get("backward"))
     op.spmd_rule = rec.get("spmd_rule")
-    op.inplace = rec.get("inplace")
+    op.inplace = parse_inplace(op, rec.get("inplace"))
+    op.inplace_only = op.name.endswith("_")
+    if op.inplace_only and not op.inplace:
+        raise RecordError(f"op '{op.name}': a name ending in '_' marks an in-place-only op; "
+                          "it needs an inplace field")
+    if op.inplace and op.fallback_dtype:
+        raise RecordError(f"op '{op.name}': inplace and fallback_dtype cannot be combined")
     op.signature = f"{op.name}{args_text} -> {rec.get('output', 'Tensor(out)')}"
     return op
 
 
 IDENT = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+
+
+def parse_inplace(op, spec):
+    """`inplace : (x -> out), (params -> params_out)` (Paddle's form, also read by the IR):
+    each named output is written into the buffer of the named input. Returns {output: input}."""
+    if spec is None:
+        return {}
+    text = str(spec).strip()
+    pairs = re.findall(r"\(\s*([a-z_][a-z0-9_]*)\s*->\s*([a-z_][a-z0-9_]*)\s*\)", text)
+    if not pairs or re.sub(r"\([^)]*\)|[\s,]", "", text):
+        raise RecordError(f"op '{op.name}': inplace must read '(input -> output), ...', got '{text}'")
+    args = {a.name: a for a in op.args}
+    outs = {o.name: o for o in op.outputs}
+    result = {}
+    for src, dst in pairs:
+        a, o = args.get(src), outs.get(dst)
+        if a is None or a.kind not in ("kTensor", "kTensorList"):
+            raise RecordError(f"op '{op.name}': inplace input '{src}' is not a Tensor or Tensor[] argument")
+        if o is None:
+            raise RecordError(f"op '{op.name}': inplace output '{dst}' is not an output")
+        if (a.kind == "kTensorList") != o.is_list:
+            raise RecordError(f"op '{op.name}': inplace pairs a list with a single tensor ({src} -> {dst})")
+        if dst in result or src in result.values():
+            raise RecordError(f"op '{op.name}': inplace names '{src}' or '{dst}' twice")
+        if dst in op.view:
+            raise RecordError(f"op '{op.name}': output '{dst}' cannot be both a view and in-place")
+        result[dst] = src
+    return result
+
+
+def inplace_name(op):
+    """The in-place API's name: Paddle's trailing underscore (the op's own for in-place-only ops)."""
+    return op.name if op.inplace_only else op.name + "_"
 
 
 def parse_backward(op, spec):
@@ -298,14 +337,29 @@ def parse_backward(op, spec):
     if not isinstance(spec, dict):
         raise RecordError(f"op '{op.name}': backward must map input names to expressions")
     tensor_args = {a.name: a for a in op.args if a.is_tensor}
-    for name, expr in spec.items():
-        if name not in tensor_args:
-            raise RecordError(f"op '{op.name}': backward names '{name}', not a tensor argument")
+    seen = set()
+    for key, expr in spec.items():
+        # "input, filter : f(...)" shares one call returning a tuple (one element per name).
+        for name in [n.strip() for n in str(key).split(",")]:
+            if name not in tensor_args:
+                raise RecordError(f"op '{op.name}': backward names '{name}', not a tensor argument")
+            if name in seen:
+                raise RecordError(f"op '{op.name}': backward names '{name}' twice")
+            if "," in str(key) and tensor_args[name].kind == "kTensorList":
+                raise RecordError(f"op '{op.name}': a shared backward cannot name a list ('{name}')")
+            seen.add(name)
+        expr = spec[key]
         if not isinstance(expr, str) or not expr.strip():
             raise RecordError(f"op '{op.name}': backward of '{name}' must be an expression")
     if not op.differentiable:
         raise RecordError(f"op '{op.name}': a non-differentiable op cannot have a backward")
-    return {k: str(v).strip() for k, v in spec.items()}
+    return {", ".join(n.strip() for n in str(k).split(",")): str(v).strip()
+            for k, v in spec.items()}
+
+
+def grad_names(op):
+    """Tensor arguments that have a VJP rule (alone or in a shared rule)."""
+    return [n.strip() for k in (op.backward or {}) for n in k.split(",")]
 
 
 def backward_names(op):
@@ -451,8 +505,8 @@ def attr_value_expr(a):
 
 
 def gen_schemas(ops):
-    out = [HEADER, "#include \"skiff/ops/op_schema.h\"\n", "namespace skiff::ops {\n",
-           "std::vector<OpSchema> make_op_schemas() {", "  std::vector<OpSchema> s;",
+    out = [HEADER, "#include \"skiff/ops/op_schema.h\"", "#include \"skiff/ops/inplace.h\"\n",
+           "namespace skiff::ops {\n", "std::vector<OpSchema> make_op_schemas() {", "  std::vector<OpSchema> s;",
            f"  s.reserve({len(ops)});"]
     for i, op in enumerate(ops):
         args = []
@@ -461,11 +515,22 @@ def gen_schemas(ops):
             args.append(f"{{\"{a.name}\", ArgKind::{a.kind}, {d}}}")
         outs = ", ".join(f"{{\"{o.name}\", {'true' if o.is_list else 'false'}}}" for o in op.outputs)
         sig = op.signature.replace('"', '\\"')
-        grads = ", ".join(f'"{n}"' for n in (op.backward or {}))
+        grads = ", ".join(f'"{n}"' for n in grad_names(op))
         out.append(f"  s.push_back(OpSchema{{{i}, \"{op.name}\", {{{', '.join(args)}}}, {{{outs}}}, "
                    f"{'true' if op.differentiable else 'false'}, {'true' if op.view else 'false'}, "
                    f"{'true' if op.random else 'false'}, {{{grads}}}, \"{sig}\"}});")
-    out.append("  return s;\n}\n\n}  // namespace skiff::ops\n")
+    out.append("  return s;\n}\n")
+    # In-place facts live beside the schema (skiff/ops/inplace.h), so that adding them does not
+    # touch the header every kernel includes.
+    out.append("const InplaceInfo* inplace_info(OpId id) {")
+    out.append("  static const std::vector<InplaceInfo> kInfos = {")
+    for op in ops:
+        pairs = ", ".join(f'{{"{src}", "{dst}"}}' for dst, src in op.inplace.items())
+        api = inplace_name(op) if op.inplace else ""
+        out.append(f"      {{\"{api}\", {{{pairs}}}}},")
+    out.append("  };")
+    out.append("  return id < kInfos.size() && !kInfos[id].api.empty() ? &kInfos[id] : nullptr;")
+    out.append("}\n\n}  // namespace skiff::ops\n")
     return "\n".join(out)
 
 
@@ -478,6 +543,8 @@ def gen_dense_api_h(ops):
     for op in ops:
         ps = api_params(op, "DenseTensor", None, "const DenseTensor*", True)
         out.append(f"{return_type(op, 'DenseTensor')} {op.name}({', '.join(ps)});")
+        if op.inplace and not op.inplace_only:
+            out.append(f"{return_type(op, 'DenseTensor')} {inplace_name(op)}({', '.join(ps)});")
     out.append("\n}  // namespace skiff::ops::dense\n")
     return "\n".join(out)
 
@@ -499,19 +566,36 @@ def meta_arg(op, name):
 def gen_dense_api_cc(ops):
     out = [HEADER, "#include \"skiff/ops/generated/dense_api.h\"\n",
            "#include \"skiff/ops/dispatch.h\"", "#include \"skiff/ops/generated/kernel_decls.h\"",
-           "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/meta/meta.h\"\n",
+           "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/inplace.h\"",
+           "#include \"skiff/ops/meta/meta.h\"\n",
            "namespace skiff::ops::dense {\n"]
     for op in ops:
-        out.append(gen_dense_fn(op))
+        if not op.inplace_only:
+            out.append(gen_dense_fn(op))
+        if op.inplace:
+            out.append(gen_dense_fn(op, inplace=True))
     out.append("}  // namespace skiff::ops::dense\n")
     return "\n".join(out)
 
 
-def gen_dense_fn(op):
+def other_inputs(op, src):
+    """(tensors, lists) C++ expressions of the tensor inputs other than `src`, for overlap checks."""
+    ts = [f"&{a.name}" for a in op.args if a.kind == "kTensor" and a.name != src]
+    ts += [a.name for a in op.args if a.kind == "kOptionalTensor"]
+    ls = [f"&{a.name}" for a in op.args if a.kind == "kTensorList"]
+    return ", ".join(ts), ", ".join(ls)
+
+
+def gen_dense_fn(op, inplace=False):
+    """The dense op. With `inplace`, the variant that writes the aliased outputs into their
+    inputs' buffers (directly when the input is contiguous and no other input overlaps it,
+    otherwise through a temporary copied back) and bumps their storage versions."""
     L = []
+    name = inplace_name(op) if inplace else op.name
+    aliased = op.inplace if inplace else {}
     ps = api_params(op, "DenseTensor", None, "const DenseTensor*", False)
-    L.append(f"{return_type(op, 'DenseTensor')} {op.name}({', '.join(ps)}) {{")
-    L.append(f"  static constexpr const char* kOp = \"{op.name}\";")
+    L.append(f"{return_type(op, 'DenseTensor')} {name}({', '.join(ps)}) {{")
+    L.append(f"  static constexpr const char* kOp = \"{name}\";")
     tensors = [a for a in op.args if a.kind == "kTensor"]
     lists = [a for a in op.args if a.kind == "kTensorList"]
     opts = [a for a in op.args if a.kind == "kOptionalTensor"]
@@ -527,9 +611,13 @@ def gen_dense_fn(op):
         L.append("  const Place place = default_place();")
     for a in tensors:
         L.append(f"  const DenseTensor* {a.name}_p = &{a.name};")
-    # Promotion of the named inputs to one dtype.
+    # Promotion of the named inputs to one dtype; in place, to the written input's dtype.
     if op.promote:
-        L.append(f"  const DType promoted = promote_all(kOp, {{{', '.join('&' + p for p in op.promote)}}});")
+        expr = f"promote_all(kOp, {{{', '.join('&' + p for p in op.promote)}}})"
+        target = next((p for p in op.promote if p in aliased.values()), None)
+        if target:
+            expr = f"inplace_dtype(kOp, \"{target}\", {target}.dtype(), {expr})"
+        L.append(f"  const DType promoted = {expr};")
         for p in op.promote:
             L.append(f"  DenseTensor {p}_cast;")
             L.append(f"  if ({p}.dtype() != promoted) {{ {p}_cast = cast({p}, promoted); {p}_p = &{p}_cast; }}")
@@ -545,6 +633,8 @@ def gen_dense_fn(op):
         L.append(f"  {t} {o.name}_meta;")
     margs = ", ".join(["kOp"] + [meta_arg(op, p) for p in op.meta_params])
     L.append(f"  meta::{op.meta_func}({margs});")
+    for dst, src in aliased.items():
+        L.append(f"  check_inplace_meta(kOp, \"{src}\", {src}, {dst}_meta);")
     # Kernel dtype.
     if op.data_type:
         a = next((a for a in op.args if a.name == op.data_type), None)
@@ -588,9 +678,19 @@ def gen_dense_fn(op):
         L.append(f"    DenseTensor r = {op.name}({', '.join(call_args)});")
         L.append(f"    return r.dtype() == choice.dtype && {o.name}_meta.dtype == kernel_dtype ? cast(r, kernel_dtype) : r;")
         L.append("  }")
-    # Outputs: allocated here unless the op is a view or the shape is known only after the kernel.
+    # Outputs: allocated here unless the op is a view, the shape is known only after the kernel,
+    # or the output is written into an input.
     for o in op.outputs:
-        if o.is_list:
+        src = aliased.get(o.name)
+        if src:
+            others = other_inputs(op, src)
+            L.append(f"  InplaceTarget {o.name}_target(kOp, \"{src}\", {src}, {o.name}_meta, place, "
+                     f"{{{others[0]}}}, {{{others[1]}}});")
+            if o.is_list:
+                L.append(f"  std::vector<DenseTensor>& {o.name} = {o.name}_target.outputs();")
+            else:
+                L.append(f"  DenseTensor& {o.name} = {o.name}_target.output();")
+        elif o.is_list:
             L.append(f"  std::vector<DenseTensor> {o.name};")
             if o.name not in op.view:
                 L.append(f"  {o.name}.reserve({o.name}_meta.size());")
@@ -608,10 +708,13 @@ def gen_dense_fn(op):
     fields += [f"&{o.name}" for o in op.outputs]
     L.append(f"  const {camel(op.name)}Args args{{{', '.join(fields)}}};")
     L.append("  choice.fn(KernelContext{place, choice.backend, kOp}, &args);")
-    if len(op.outputs) == 1:
-        L.append(f"  return {op.outputs[0].name};")
+    for dst in aliased:
+        L.append(f"  {dst}_target.finish();")
+    rets = [aliased.get(o.name, o.name) for o in op.outputs]
+    if len(rets) == 1:
+        L.append(f"  return {rets[0]};")
     else:
-        L.append(f"  return {{{', '.join(o.name for o in op.outputs)}}};")
+        L.append(f"  return {{{', '.join(rets)}}};")
     L.append("}\n")
     return "\n".join(L)
 
@@ -672,6 +775,9 @@ def gen_api_h(ops):
     for op in ops:
         ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", True)
         out.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)});")
+        if op.inplace and not op.inplace_only:
+            out.append(f"/// In place: writes {', '.join(op.inplace.values())} and returns it.")
+            out.append(f"{return_type(op, 'Tensor')} {inplace_name(op)}({', '.join(ps)});")
     out.append("\n}  // namespace skiff\n")
     return "\n".join(out)
 
@@ -714,6 +820,18 @@ def gen_grad_node(op):
         else:
             L.append(f"    const Tensor {o.name} = {o.name}_.unpack(self, kNode);")
     L.append("    std::vector<Tensor> result(next_edges().size());")
+    tensor_index = {a.name: k for k, a in enumerate(a for a in op.args if a.is_tensor)}
+    for key, expr in op.backward.items():
+        names = key.split(", ")
+        if len(names) < 2:
+            continue
+        ks = [tensor_index[n] for n in names]
+        L.append(f"    if ({' || '.join(f'needs_input_grad(in_offsets_[{k}])' for k in ks)}) {{")
+        L.append(f"      auto shared = {expr};")
+        for j, k in enumerate(ks):
+            L.append(f"      if (needs_input_grad(in_offsets_[{k}])) "
+                     f"result[in_offsets_[{k}]] = std::get<{j}>(shared);")
+        L.append("    }")
     for k, a in enumerate([a for a in op.args if a.is_tensor]):
         if a.name not in op.backward:
             continue
@@ -758,6 +876,189 @@ def gen_grad_node(op):
     L.append("  std::vector<size_t> in_offsets_;   // node input index range per tensor argument")
     L.append("  std::vector<size_t> out_offsets_;  // node output index range per output")
     L.append("};\n")
+    return "\n".join(L)
+
+
+def record_conditions(op):
+    """The C++ condition under which a call records a grad node (some input that has a rule, or
+    any input when the op has no rule yet, requires grad in grad mode)."""
+    tensor_args = [a for a in op.args if a.is_tensor]
+    diff = [a for a in tensor_args if a.name in grad_names(op)]
+    check = diff if op.backward else tensor_args
+    conds = []
+    plain = [a for a in check if a.kind == "kTensor"]
+    if plain:
+        conds.append(f"autograd::should_record({{{', '.join('&' + a.name for a in plain)}}})")
+    for a in check:
+        if a.kind == "kOptionalTensor":
+            conds.append(f"({a.name} && autograd::should_record({{&*{a.name}}}))")
+        elif a.kind == "kTensorList":
+            conds.append(f"autograd::should_record({a.name})")
+    return " || ".join(conds) if conds else "false"
+
+
+def gen_record(op, saved_name, out_handle):
+    """Lines that build the grad node of `op` and link it (indent 4). `saved_name(arg)` is the
+    C++ name of the tensor saved for an argument; `out_handle(output)` the handle of an output."""
+    L = []
+    tensor_args = [a for a in op.args if a.is_tensor]
+    cls = f"{camel(op.name)}GradNode"
+    saved_args, saved_outs = backward_names(op)
+    L.append(f"    auto node = std::make_shared<{cls}>();")
+    for a in saved_args:
+        n = saved_name(a)
+        if a.kind == "kTensorList":
+            L.append(f"    for (const auto& t : {n}) node->{a.name}_.emplace_back(t);")
+        elif a.kind == "kOptionalTensor":
+            L.append(f"    node->{a.name}_ = autograd::SavedTensor({n} ? *{n} : Tensor());")
+        elif a.kind == "kTensor":
+            L.append(f"    node->{a.name}_ = autograd::SavedTensor({n});")
+        else:
+            L.append(f"    node->{a.name}_ = {a.name};")
+    L.append("    std::vector<const Tensor*> inputs;")
+    L.append("    node->in_offsets_.push_back(0);")
+    for a in tensor_args:
+        has = a.name in grad_names(op)
+        if a.kind == "kTensorList":
+            L.append(f"    for (const auto& t : {a.name}) inputs.push_back({'&t' if has else 'nullptr'});")
+        elif a.kind == "kOptionalTensor":
+            L.append(f"    inputs.push_back({a.name} && {str(has).lower()} ? &*{a.name} : nullptr);")
+        else:
+            L.append(f"    inputs.push_back({'&' + a.name if has else 'nullptr'});")
+        L.append("    node->in_offsets_.push_back(inputs.size());")
+    L.append("    std::vector<Tensor*> outputs;")
+    L.append("    node->out_offsets_.push_back(0);")
+    for o in op.outputs:
+        h = out_handle(o)
+        if o.is_list:
+            L.append(f"    for (auto& t : {h}) outputs.push_back(&t);")
+        else:
+            L.append(f"    outputs.push_back(&{h});")
+        L.append("    node->out_offsets_.push_back(outputs.size());")
+    L.append("    autograd::set_history(node, inputs, outputs);")
+    for k, o in enumerate(op.outputs):
+        h = out_handle(o)
+        if o.is_list and o in saved_outs:
+            L.append(f"    for (size_t j = 0; j < {h}.size(); ++j) "
+                     f"node->{o.name}_.emplace_back({h}[j], static_cast<int>(node->out_offsets_[{k}] + j));")
+        elif o in saved_outs:
+            L.append(f"    node->{o.name}_ = autograd::SavedTensor({h}, static_cast<int>(node->out_offsets_[{k}]));")
+    return L
+
+
+META_USE = re.compile(r"\s*\.\s*(shape|dtype|dims|rank|numel)\s*\(\s*\)")
+
+
+def uses_only_meta(op, name):
+    """True if every backward expression reads argument `name` only for its metadata
+    (x.shape(), x.dtype(), ... or the shape argument of unbroadcast(g, x)). An in-place
+    variant then needs no copy of the overwritten value."""
+    for expr in op.backward.values():
+        for m in re.finditer(rf"\b{name}\b", expr):
+            if META_USE.match(expr, m.end()):
+                continue
+            # The last argument of an enclosing unbroadcast(...) call?
+            if not re.match(r"\s*\)", expr[m.end():]) or not re.search(r",\s*$", expr[:m.start()]):
+                return False
+            depth, i = 0, m.start() - 1
+            while i >= 0 and not (expr[i] == "(" and depth == 0):
+                depth += {")": 1, "(": -1}.get(expr[i], 0)
+                i -= 1
+            if i < 0 or not expr[:i].rstrip().endswith("unbroadcast"):
+                return False
+    return True
+
+
+def gen_api_fn_inplace(op):
+    """The in-place variant on Tensors (Paddle semantics): refuses leaves that require grad and
+    views of tensors that require grad (in grad mode); saves a copy of an overwritten input its
+    rule needs; makes the op's grad node the written tensors' new history."""
+    name = inplace_name(op)
+    aliased = op.inplace  # output -> input
+    srcs = {v: k for k, v in aliased.items()}
+    L = []
+    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
+    L.append(f"{return_type(op, 'Tensor')} {name}({', '.join(ps)}) {{")
+    L.append(f"  static constexpr const char* kOp = \"{name}\";")
+    for src in aliased.values():
+        L.append(f"  autograd::check_inplace(kOp, \"{src}\", {src});")
+    tensor_args = [a for a in op.args if a.is_tensor]
+    differentiable = op.differentiable and tensor_args
+    if differentiable:
+        L.append(f"  const bool record = {record_conditions(op)};")
+    if differentiable and not op.backward:
+        L.append(f"  if (record) autograd::throw_no_vjp_rule(kOp);")
+    saved_args = backward_names(op)[0] if op.backward else []
+    saved_names = {a.name for a in saved_args}
+    old = {}
+    for src in aliased.values():
+        a = next(a for a in op.args if a.name == src)
+        # Other saved inputs that may be the very tensor being written (multiply_(x, x)).
+        peers = [b for b in saved_args if b.kind == "kTensor" and b.name != src]
+        if a.kind == "kTensorList":
+            if src in saved_names:
+                L.append(f"  std::vector<Tensor> {src}_old;")
+                L.append(f"  if (record) for (const auto& t : {src}) {src}_old.push_back(assign(t));")
+                old[src] = f"{src}_old"
+            continue
+        if src not in saved_names and not peers:
+            continue
+        reads_value = src in saved_names and not uses_only_meta(op, src)
+        cond = "record" if reads_value else \
+            "record && (" + " || ".join(f"{b.name}.impl() == {src}.impl()" for b in peers) + ")"
+        if not reads_value and not peers:
+            cond = "false"
+        # The rule reads the value before the write: keep a (differentiable) copy of it.
+        L.append(f"  const Tensor {src}_old = {cond} ? assign({src}) : Tensor();")
+        if src in saved_names:
+            # Only its shape or dtype is read: a data-free stand-in (no version check) will do.
+            old[src] = f"{src}_old" if reads_value else f"autograd::meta_only({src})"
+        for b in peers:
+            old[b.name] = (f"({b.name}.impl() == {src}.impl() && {src}_old.defined() ? "
+                           f"{src}_old : {b.name})")
+    call = []
+    for a in op.args:
+        if a.kind == "kTensor":
+            call.append(f"{a.name}.dense()")
+        elif a.kind == "kTensorList":
+            call.append(f"unwrap({a.name})")
+        elif a.kind == "kOptionalTensor":
+            call.append(f"({a.name} ? &{a.name}->dense() : nullptr)")
+        else:
+            call.append(a.name)
+    res = f"ops::dense::{name}({', '.join(call)})"
+    if len(op.outputs) == 1:
+        o = op.outputs[0]
+        if o.name in aliased:
+            L.append(f"  {res};")
+            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = {aliased[o.name]};")
+        else:
+            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
+                     f"{'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
+    else:
+        L.append(f"  auto r = {res};")
+        for j, o in enumerate(op.outputs):
+            t = 'std::vector<Tensor>' if o.is_list else 'Tensor'
+            if o.name in aliased:
+                L.append(f"  {t} {o.name} = {aliased[o.name]};")
+            elif o.is_list:
+                L.append(f"  {t} {o.name} = wrap(std::move(std::get<{j}>(r)));")
+            else:
+                L.append(f"  {t} {o.name} = Tensor(std::move(std::get<{j}>(r)));")
+    if differentiable and op.backward:
+        L.append("  if (record) {")
+        L += gen_record(op, lambda a: old.get(a.name, a.name), lambda o: o.name)
+        L.append("    return " + (op.outputs[0].name if len(op.outputs) == 1 else
+                                  "{" + ", ".join(o.name for o in op.outputs) + "}") + ";")
+        L.append("  }")
+    # Not recorded: written tensors that required grad no longer depend on their history.
+    for src in aliased.values():
+        L.append(f"  autograd::cut_history({src});")
+    if len(op.outputs) == 1:
+        L.append(f"  return {op.outputs[0].name};")
+    else:
+        L.append(f"  return {{{', '.join(o.name for o in op.outputs)}}};")
+    L.append("}\n")
     return "\n".join(L)
 
 
@@ -806,62 +1107,14 @@ def gen_api_fn(op):
     L.append("  }")
     tensor_args = [a for a in op.args if a.is_tensor]
     if op.differentiable and tensor_args:
-        diff = [a for a in tensor_args if op.backward and a.name in op.backward]
-        check = diff if op.backward else tensor_args
-        conds = []
-        plain = [a for a in check if a.kind == "kTensor"]
-        if plain:
-            conds.append(f"autograd::should_record({{{', '.join('&' + a.name for a in plain)}}})")
-        for a in check:
-            if a.kind == "kTensor":
-                continue
-            elif a.kind == "kOptionalTensor":
-                conds.append(f"({a.name} && autograd::should_record({{&*{a.name}}}))")
-            else:
-                conds.append(f"autograd::should_record({a.name})")
-        L.append(f"  if ({' || '.join(conds) if conds else 'false'}) {{")
+        L.append(f"  if ({record_conditions(op)}) {{")
         if not op.backward:
             L.append(f"    autograd::throw_no_vjp_rule(\"{op.name}\");")
         else:
-            cls = f"{camel(op.name)}GradNode"
-            saved_args, saved_outs = backward_names(op)
-            L.append(f"    auto node = std::make_shared<{cls}>();")
-            for a in saved_args:
-                if a.kind == "kTensorList":
-                    L.append(f"    for (const auto& t : {a.name}) node->{a.name}_.emplace_back(t);")
-                elif a.kind == "kOptionalTensor":
-                    L.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name} ? *{a.name} : Tensor());")
-                elif a.kind == "kTensor":
-                    L.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name});")
-                else:
-                    L.append(f"    node->{a.name}_ = {a.name};")
-            # Edges: every tensor argument, flattened; those without a rule get none.
-            L.append("    std::vector<const Tensor*> inputs;")
-            L.append("    node->in_offsets_.push_back(0);")
-            for a in tensor_args:
-                has = a.name in op.backward
-                if a.kind == "kTensorList":
-                    L.append(f"    for (const auto& t : {a.name}) inputs.push_back({'&t' if has else 'nullptr'});")
-                elif a.kind == "kOptionalTensor":
-                    L.append(f"    inputs.push_back({a.name} && {str(has).lower()} ? &*{a.name} : nullptr);")
-                else:
-                    L.append(f"    inputs.push_back({'&' + a.name if has else 'nullptr'});")
-                L.append("    node->in_offsets_.push_back(inputs.size());")
-            L.append("    std::vector<Tensor*> outputs;")
-            L.append("    node->out_offsets_.push_back(0);")
-            for o in op.outputs:
-                if o.is_list:
-                    L.append(f"    for (auto& t : {o.name}) outputs.push_back(&t);")
-                else:
-                    L.append(f"    outputs.push_back(&{o.name});")
-                L.append("    node->out_offsets_.push_back(outputs.size());")
-            L.append("    autograd::set_history(node, inputs, outputs);")
-            for k, o in enumerate(op.outputs):
-                if o.is_list and o in saved_outs:
-                    L.append(f"    for (size_t j = 0; j < {o.name}.size(); ++j) "
-                             f"node->{o.name}_.emplace_back({o.name}[j], static_cast<int>(node->out_offsets_[{k}] + j));")
-                elif o in saved_outs:
-                    L.append(f"    node->{o.name}_ = autograd::SavedTensor({o.name}, static_cast<int>(node->out_offsets_[{k}]));")
+            L += gen_record(op, lambda a: a.name, lambda o: o.name)
+            for o, src in op.view.items():
+                # Views are tracked so that in-place writes through them can be refused.
+                L.append(f"    autograd::mark_view({o}, {src});")
         L.append("  }")
     if len(op.outputs) == 1:
         L.append(f"  return {op.outputs[0].name};")
@@ -894,12 +1147,36 @@ def gen_call_op(ops):
                             "ops::boxed_attr", "attrs")
         L += boxed_return(op, f"{op.name}({', '.join(call)})", "TensorLists")
         L.append("}\n")
+    duals = [op for op in ops if op.inplace and not op.inplace_only]
+    for op in duals:
+        n = inplace_name(op)
+        L.append(f"TensorLists call_{n}(const ops::OpSchema& s, const TensorLists& in, const Attrs& attrs) {{")
+        L.append("  (void)s; (void)in; (void)attrs;")
+        k = sum(1 for a in op.args if a.is_tensor)
+        L.append(f"  SKIFF_ENFORCE(in.size() == {k}, kInvalidArgument, \"{n}\", \"inputs\",")
+        L.append(f"                str({k}, \" tensor arguments (\", s.signature, \")\"), in.size());")
+        call = unboxed_args(op, "one(s, in, {})", "in[{}]", "maybe(s, in, {})",
+                            "ops::boxed_attr", "attrs")
+        L += boxed_return(op, f"{n}({', '.join(call)})", "TensorLists")
+        L.append("}\n")
     L.append("constexpr CallFn kCallTable[] = {")
     for op in ops:
         L.append(f"    &call_{op.name},")
     L.append("};\n")
+    L.append("// In-place variants of ops that also exist out of place, by OpId of the op.")
+    L.append("constexpr CallFn kInplaceCallTable[] = {")
+    for op in ops:
+        L.append(f"    {'&call_' + inplace_name(op) if op in duals else 'nullptr'},")
+    L.append("};\n")
     L.append("}  // namespace\n")
     L.append("TensorLists call_op(std::string_view name, const TensorLists& inputs, const Attrs& attrs) {")
+    L.append("  if (ops::find_op_schema(name) == nullptr && name.ends_with('_')) {")
+    L.append("    const ops::OpSchema* base = ops::find_op_schema(name.substr(0, name.size() - 1));")
+    L.append("    if (base != nullptr && kInplaceCallTable[base->id] != nullptr) {")
+    L.append("      ops::check_attr_names(*base, attrs);")
+    L.append("      return kInplaceCallTable[base->id](*base, inputs, attrs);")
+    L.append("    }")
+    L.append("  }")
     L.append("  const ops::OpSchema& s = ops::op_schema(name);")
     L.append("  ops::check_attr_names(s, attrs);")
     L.append("  return kCallTable[s.id](s, inputs, attrs);")
@@ -914,6 +1191,7 @@ def gen_api_cc(ops):
            "#include \"skiff/ops/generated/dense_api.h\"",
            "#include \"skiff/ops/grad/vjp_helpers.h\"",
            "#include \"skiff/runtime/eager/grad_node.h\"",
+           "#include \"skiff/runtime/eager/inplace.h\"",
            "#include \"skiff/runtime/eager/saved_tensor.h\"",
            "#include \"skiff/runtime/jit/capture_state.h\"\n",
            "namespace skiff {\n", "namespace {",
@@ -928,7 +1206,10 @@ def gen_api_cc(ops):
             out.append(gen_grad_node(op))
     out.append("}  // namespace\n")
     for op in ops:
-        out.append(gen_api_fn(op))
+        if not op.inplace_only:
+            out.append(gen_api_fn(op))
+        if op.inplace:
+            out.append(gen_api_fn_inplace(op))
     out.append(gen_call_op(ops))
     out.append("}  // namespace skiff\n")
     return "\n".join(out)

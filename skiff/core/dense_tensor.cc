@@ -55,6 +55,8 @@ void DenseTensor::copy_from(const DenseTensor& src) {
   SKIFF_ENFORCE(src.dtype() == dtype_, kTypeError, "copy", "src", str("dtype ", dtype_),
                 src.dtype());
   if (numel() == 0) return;
+  // Onto itself (kernels of in-place ops start with out = copy of x): nothing to move.
+  if (src.storage_ == storage_ && src.offset_ == offset_ && src.strides_ == strides_) return;
   const Place dst_place = place(), src_place = src.place();
   if (dst_place.is_cpu() && src_place.is_cpu()) {
     strided_copy(src, *this);

@@ -5,7 +5,7 @@
 // CHECK-NEXT: %2 = op.relu(%1) : (tensor<4xf32>)
 // CHECK-NEXT: %3 = op.scale(%2) {bias = 0.0, bias_after_scale = true, inplace = ["x->out"], scale = 2.0}
 // CHECK-NEXT: %4 = op.add(%3, %1) {inplace = ["x->out"]}
-// CHECK-NEXT: %5 = op.exp(%4)
+// CHECK-NEXT: %5 = op.exp(%4) {inplace = ["x->out"]}
 // CHECK-NEXT: %6 = op.add(%5, %0) {inplace = ["x->out"]}
 builtin.module {
   %0 = op.data {dtype = f32, name = "x", shape = [4]} : () -> tensor<4xf32>

@@ -439,10 +439,24 @@ Tensor scatter_along_grad(const Tensor& grad, const Tensor& x, const Tensor& ind
   return put_along_axis(zeros_like(x), indices, grad, axis, "add");
 }
 
-Tensor put_along_axis_grad(const Tensor& grad, const Tensor& indices, const Tensor& values,
-                           int64_t axis, const std::string& reduce, bool include_self, int wrt) {
-  SKIFF_ENFORCE(reduce == "assign" || reduce == "add", kUnimplemented, "put_along_axis_grad",
-                "reduce", "'assign' or 'add'", reduce);
+Tensor put_along_axis_grad(const Tensor& grad, const Tensor& out, const Tensor& indices,
+                           const Tensor& values, int64_t axis, const std::string& reduce,
+                           bool include_self, int wrt) {
+  const bool mul = reduce == "mul" || reduce == "multiply";
+  SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || mul, kUnimplemented, "put_along_axis_grad",
+                "reduce", "'assign', 'add' or 'mul'", reduce);
+  if (mul) {
+    // out[p] = (include_self ? arr[p] : 1) * prod of the values put at p; values must be
+    // non-zero (like Paddle's rule, the value gradient divides by the value).
+    if (wrt == 1) {
+      const Tensor share = take_along_axis(multiply(grad, out), indices, axis);
+      return reduce_as(divide(share, values), values);
+    }
+    const Tensor factor =
+        include_self ? put_along_axis(ones_like(grad), indices, values, axis, "mul")
+                     : put_along_axis(ones_like(grad), indices, zeros_like(values), axis, "assign");
+    return multiply(grad, factor);
+  }
   if (wrt == 1) return reduce_as(take_along_axis(grad, indices, axis), values);
   if (reduce == "add" && include_self) return grad;
   // Assigned positions were overwritten: no gradient flows to the old values there.

@@ -86,7 +86,21 @@ Tensor outer_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool wrt
 /// Gradient of a gather along `axis` by `indices` (sort, topk, take_along_axis).
 Tensor scatter_along_grad(const Tensor& grad, const Tensor& x, const Tensor& indices, int64_t axis);
 /// put_along_axis: wrt 0 = arr, 1 = values.
-Tensor put_along_axis_grad(const Tensor& grad, const Tensor& indices, const Tensor& values,
-                           int64_t axis, const std::string& reduce, bool include_self, int wrt);
+Tensor put_along_axis_grad(const Tensor& grad, const Tensor& out, const Tensor& indices,
+                           const Tensor& values, int64_t axis, const std::string& reduce,
+                           bool include_self, int wrt);
+
+// Ops that move, select or repeat elements (movement_grads.cc; see Note [Index-map gradients]).
+/// x's flat element indices (int64) in x's shape.
+Tensor iota_like(const Tensor& x);
+/// The gradient of an op that copies elements of x: `positions` is the op applied to
+/// iota_like(x); each output gradient is added at its source element.
+Tensor index_map_grad(const Tensor& grad, const Tensor& x, const Tensor& positions);
+Tensor pad_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& paddings,
+                const std::string& mode);
+Tensor cumprod_grad(const Tensor& grad, const Tensor& x, int64_t dim, bool exclusive, bool reverse);
+/// scatter's gradient for `updates` (with overwrite, only each row's last update gets one).
+Tensor scatter_updates_grad(const Tensor& grad, const Tensor& index, const Tensor& updates,
+                            bool overwrite);
 
 }  // namespace skiff

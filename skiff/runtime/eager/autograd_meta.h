@@ -30,6 +30,10 @@ class AutogradMeta final : public AutogradMetaBase {
   uint32_t output_nr = 0;
   /// A leaf's gradient accumulator, created when first needed.
   std::weak_ptr<GradNode> accumulator;
+  /// A recorded view op's output sharing its base's storage, and the storage version then
+  /// (in-place writes through it are refused; see inplace.h).
+  bool is_view = false;
+  uint32_t view_version = 0;
 };
 
 /// The tensor's autograd state, or null if it never had any.

@@ -4,6 +4,7 @@
 
 #include "skiff/ops/generated/api.h"
 #include "skiff/runtime/eager/grad_mode.h"
+#include "skiff/runtime/eager/inplace.h"
 
 namespace skiff::autograd {
 
@@ -59,6 +60,8 @@ void set_history(const std::shared_ptr<GradNode>& node, const std::vector<const 
   node->input_metas().reserve(inputs.size());
   for (const Tensor* in : inputs) {
     if (in && in->defined()) {
+      const AutogradMeta* m = autograd_meta(*in);
+      if (m != nullptr && m->is_view) check_view_current(*in, node->name().c_str());
       edges.push_back(gradient_edge(*in));
       node->input_metas().push_back({in->dtype(), in->dims()});
     } else {

@@ -31,6 +31,28 @@ InputMaker ints(int64_t lo, int64_t hi) {
   };
 }
 
+// Indices that never repeat along any axis of the index tensor: (sum of coordinates + shift)
+// mod the smallest dim. "assign" then has one surviving write per position, so its gradient
+// is well defined (the samples keep the smallest dim <= the indexed axis' size).
+InputMaker unique_along_axes() {
+  return [](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {
+    int64_t m = 1;
+    for (int d = 0; d < dims.size(); ++d) m = d == 0 ? dims[d] : std::min(m, dims[d]);
+    m = std::max<int64_t>(m, 1);
+    const int64_t shift = static_cast<int64_t>(rng() % static_cast<uint64_t>(m));
+    std::vector<double> v(dims.numel());
+    for (int64_t i = 0; i < dims.numel(); ++i) {
+      int64_t rem = i, sum = 0;
+      for (int d = dims.size() - 1; d >= 0; --d) {
+        sum += rem % dims[d];
+        rem /= dims[d];
+      }
+      v[i] = static_cast<double>((sum + shift) % m);
+    }
+    return make_tensor(dims, dtype, v);
+  };
+}
+
 OpInfo info(const char* name, std::vector<OpSample> samples,
             std::map<int, InputMaker> input_makers = {}, std::map<int, DType> fixed_dtypes = {},
             Domain domain = Domain::kAny) {
@@ -188,19 +210,17 @@ void add_scatter_ops(OpDb& db) {
                sample({{3, 5}, {0}, {3, 0}}, {{"axis", I(-1)}}),
                sample({{200, 300}, {200}, {200, 200}}, {{"axis", I(1)}})},
               {{1, ints(0, 3)}}, {{1, DType::kInt64}}));
-  OpInfo put =
+  db.add(
       info("put_along_axis",
            {sample({{3, 4}, {3, 2}, {3, 2}}, {{"axis", I(1)}}),
             sample({{3, 4}, {3, 2}, {1}}, {{"axis", I(1)}, {"reduce", S("add")}}),
             sample({{3, 4}, {2, 4}, {2, 4}}, {{"axis", I(0)}, {"reduce", S("mul")}}),
             sample({{3, 4}, {3, 3}, {3, 3}},
                    {{"axis", I(1)}, {"reduce", S("add")}, {"include_self", false}}),
+            sample({{3, 4}, {3, 2}, {3, 2}},
+                   {{"axis", I(1)}, {"reduce", S("mul")}, {"include_self", false}}),
             sample({{200, 300}, {200, 300}, {200, 300}}, {{"axis", I(1)}, {"reduce", S("add")}})},
-           {{1, ints(-3, 3)}}, {{1, DType::kInt64}});
-  // Random indices repeat, and with "assign" the surviving write is unspecified: the gradient
-  // is checked on unique indices in autograd_test instead.
-  put.check_grad = false;
-  db.add(put);
+           {{1, unique_along_axes()}}, {{1, DType::kInt64}}));
 }
 
 void add_mask_sort_ops(OpDb& db) {

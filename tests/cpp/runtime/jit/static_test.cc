@@ -191,6 +191,19 @@ TEST(StaticAutodiff, DynamicReducedDimIsAClearError) {
   }
 }
 
+TEST(StaticCapture, InplaceOpsAreAClearError) {
+  try {
+    jit::capture([](const std::vector<Tensor>& in) { return std::vector<Tensor>{relu_(in[0])}; },
+                 {{{2}, DType::kFloat32, "x"}});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("relu_: argument 'x' expected the out-of-place op "
+                                         "inside a captured function"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(StaticAutodiff, HigherOrderGradients) {
   jit::StaticFunction f([](const std::vector<Tensor>& in) {
     Tensor x = in[0];
