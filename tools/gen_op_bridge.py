@@ -119,6 +119,15 @@ def gen_kernel_dtype(op):
     return "\n".join(L)
 
 
+def promote_mask(op):
+    """Bit k set: operand k is cast to the promoted dtype before the kernel runs."""
+    mask = 0
+    for i, a, k in tensor_operands(op):
+        if a.name in op.promote:
+            mask |= 1 << k
+    return mask
+
+
 def data_type_operand(op):
     if not op.data_type:
         return -1
@@ -140,7 +149,7 @@ def gen(ops):
     out.append("  static const BridgeEntry kTable[] = {")
     for op in ops:
         out.append(f"      {{op_id::k{camel(op.name)}, &infer_{op.name}, &kernel_dtype_{op.name}, "
-                   f"{data_type_operand(op)}}},")
+                   f"{data_type_operand(op)}, {promote_mask(op)}u}},")
     out.append("  };")
     out.append("  return kTable;")
     out.append("}\n")

@@ -21,6 +21,7 @@
 #include "skiff/ir/core/verifier.h"
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/ops/ir/op_bridge.h"
 
 namespace {
@@ -48,6 +49,7 @@ int run(int argc, char** argv) {
   int opt_level = 4;
   bool verify_ir = true, timing = false, stats = false;
   register_standard_passes();
+  skiff::ops::ir_bridge::register_lowering_pass();
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (starts_with(a, "--passes=", &v)) {

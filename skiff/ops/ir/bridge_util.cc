@@ -2,6 +2,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/dialects/kernel.h"
 
 namespace skiff::ops::ir_bridge {
 
@@ -56,9 +57,17 @@ std::optional<TensorMeta> optional_meta(const OpSchema& s, std::span<const ir::T
   return operand_meta(s, in, arg, k);
 }
 
+namespace {
+// A tensor type, placed (kernel dialect) or not.
+ir::TensorType tensor_of(ir::Type t) {
+  if (auto p = t.dyn_cast<ir::DenseTensorOnPlaceType>()) return p.tensor();
+  return t.dyn_cast<ir::TensorType>();
+}
+}  // namespace
+
 DType operand_dtype(ir::Operation* op, size_t k) {
   ir::Value v = op->operand(static_cast<uint32_t>(k));
-  auto t = v ? v.type().dyn_cast<ir::TensorType>() : ir::TensorType();
+  auto t = v ? tensor_of(v.type()) : ir::TensorType();
   return t ? from_ir(t.dtype()) : DType::kUndefined;
 }
 
@@ -66,7 +75,7 @@ DType list_dtype(ir::Operation* op, size_t k) {
   ir::Value v = op->operand(static_cast<uint32_t>(k));
   auto vt = v ? v.type().dyn_cast<ir::VectorType>() : ir::VectorType();
   if (!vt || vt.size() == 0) return DType::kFloat32;
-  auto t = vt.elements()[0].dyn_cast<ir::TensorType>();
+  auto t = tensor_of(vt.elements()[0]);
   return t ? from_ir(t.dtype()) : DType::kUndefined;
 }
 
@@ -75,7 +84,7 @@ DType result_dtype(ir::Operation* op, size_t j) {
   if (auto vt = t.dyn_cast<ir::VectorType>()) {
     t = vt.size() ? vt.elements()[0] : ir::Type();
   }
-  auto tt = t.dyn_cast<ir::TensorType>();
+  auto tt = tensor_of(t);
   return tt ? from_ir(tt.dtype()) : DType::kUndefined;
 }
 

@@ -47,6 +47,7 @@ struct BridgeEntry {
   InferFn infer;
   KernelDTypeFn kernel_dtype;
   int data_type_operand;  // the operand named by the record's kernel.data_type, else -1
+  uint32_t promote_mask;  // bit k: operand k is cast to the promoted dtype (record's promote)
 };
 /// One entry per op record (generated).
 std::span<const BridgeEntry> bridge_entries();

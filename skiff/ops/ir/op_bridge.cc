@@ -35,6 +35,11 @@ DType kernel_dtype(ir::Operation* op) {
   return entry_of(s->id)->kernel_dtype(op);
 }
 
+uint32_t promote_mask(ir::Operation* op) {
+  const OpSchema* s = schema_of(op);
+  return s ? entry_of(s->id)->promote_mask : 0;
+}
+
 void attach_op_interfaces(ir::IrContext* ctx) {
   for (const BridgeEntry& e : bridge_entries()) {
     const OpSchema& s = op_schema(e.id);

@@ -28,6 +28,9 @@ const OpSchema* schema_of(ir::Operation* op);
 /// The dtype that keys the kernel of a built op.* op (the record's data_type rule).
 DType kernel_dtype(ir::Operation* op);
 
+/// Bit k set: operand k of the op.* op is cast to the kernel dtype first (the record's promote).
+uint32_t promote_mask(ir::Operation* op);
+
 /// Largest number of result elements a fold may produce (SKIFF_IR_FOLD_MAX_ELEMENTS).
 int64_t fold_max_elements();
 

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,7 +13,9 @@
 #include "skiff/ir/core/asm.h"
 #include "skiff/ir/core/dense_elements.h"
 #include "skiff/ir/dialects/builtin.h"
+#include "skiff/ir/dialects/kernel.h"
 #include "skiff/ops/boxed.h"
+#include "skiff/ops/dispatch.h"
 #include "skiff/ops/ir/bridge_util.h"
 #include "skiff/ops/ir/op_bridge.h"
 
@@ -22,7 +25,13 @@ namespace br = ops::ir_bridge;
 
 namespace {
 
-enum class Kind { kParam, kData, kConst, kCombine, kSplit, kOutput, kOp };
+enum class Kind { kParam, kData, kConst, kCombine, kSplit, kOutput, kTransfer, kOp };
+
+// The tensor type of an unplaced or placed (kernel dialect) value.
+ir::TensorType tensor_of(ir::Type t) {
+  if (auto p = t.dyn_cast<ir::DenseTensorOnPlaceType>()) return p.tensor();
+  return t.dyn_cast<ir::TensorType>();
+}
 
 struct Instr {
   Kind kind;
@@ -34,6 +43,7 @@ struct Instr {
   std::vector<int> outputs;        // slots
   std::vector<int64_t> out_bytes;  // planned bytes per output (-1: dynamic)
   bool view = false;               // outputs share the first input's buffer
+  std::optional<Backend> backend;  // kernel.call: the backend of its kernel key
   DenseTensor constant;            // kConst
   int index = 0;                   // parameter, feed or output index
   ir::TensorType data_type;        // kData: the declared type
@@ -100,7 +110,7 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
     } else if (name == "op.data") {
       in.kind = Kind::kData;
       in.index = static_cast<int>(num_feeds++);
-      in.data_type = op->result_type(0).dyn_cast<ir::TensorType>();
+      in.data_type = tensor_of(op->result_type(0));
     } else if (name == ir::ConstantOp::kName) {
       in.kind = Kind::kConst;
       in.constant = br::to_dense(op->attr("value"), op->result_type(0).cast<ir::TensorType>());
@@ -108,6 +118,23 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
       in.kind = Kind::kCombine;
     } else if (name == ir::SplitOp::kName) {
       in.kind = Kind::kSplit;
+    } else if (name == ir::TransferOp::kName) {
+      // One place (CPU) for now: placing a value moves the handle.
+      SKIFF_ENFORCE(op->attr_of<ir::StrAttr>("dst_place").value() == "cpu", kUnimplemented,
+                    "executor", "kernel.transfer", "a transfer to cpu", op->describe());
+      in.kind = Kind::kTransfer;
+    } else if (name == ir::KernelCallOp::kName) {
+      ir::KernelCallOp call(op);
+      const std::string op_name = call.op_name();
+      in.schema = op_name.substr(0, 3) == "op." ? ops::find_op_schema(op_name.substr(3)) : nullptr;
+      SKIFF_ENFORCE(in.schema != nullptr, kUnimplemented, "executor", "kernel.call",
+                    "a call of an op with a record", op_name);
+      in.kind = Kind::kOp;
+      in.fn = ops::boxed_fn(in.schema->id);
+      in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
+      in.boxed.tensors.resize(op->num_operands());
+      in.view = in.schema->is_view;
+      in.backend = parse_backend(call.kernel_key().backend());
     } else if (name == ir::ShadowOutputOp::kName) {
       in.kind = Kind::kOutput;
       in.index = static_cast<int>(num_outputs++);
@@ -126,7 +153,7 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
     for (uint32_t i = 0; i < op->num_operands(); ++i) in.inputs.push_back(slot(op->operand(i)));
     for (uint32_t j = 0; j < op->num_results(); ++j) {
       in.outputs.push_back(new_slot(op->result(j)));
-      auto t = op->result_type(j).dyn_cast<ir::TensorType>();
+      auto t = tensor_of(op->result_type(j));
       in.out_bytes.push_back(
           t && !t.is_dynamic() ? t.numel() * static_cast<int64_t>(ir::dtype_size(t.dtype())) : -1);
     }
@@ -204,6 +231,9 @@ void Executor::Impl::plan() {
         }
         break;
       case Kind::kOutput:
+        break;
+      case Kind::kTransfer:
+        hold(in.outputs[0], bufs[in.inputs[0]]);
         break;
       case Kind::kOp:
         for (size_t j = 0; j < in.outputs.size(); ++j) {
@@ -300,6 +330,10 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
     case Kind::kOutput:
       results[in.index] = slots[in.inputs[0]].ts.at(0);
       break;
+    case Kind::kTransfer:
+      retain(slots[in.inputs[0]].ts);
+      slots[in.outputs[0]].ts = slots[in.inputs[0]].ts;
+      break;
     case Kind::kOp: {
       for (size_t k = 0; k < in.inputs.size(); ++k) {
         if (in.inputs[k] < 0) {
@@ -308,6 +342,8 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
           in.boxed.tensors[k] = slots[in.inputs[k]].ts;
         }
       }
+      std::optional<ops::ScopedBackend> scoped;
+      if (in.backend) scoped.emplace(*in.backend);
       ops::BoxedOutputs outs = in.fn(*in.schema, in.boxed);
       for (auto& list : in.boxed.tensors) list.clear();  // drop references: frees stay timely
       for (size_t j = 0; j < in.outputs.size(); ++j) {

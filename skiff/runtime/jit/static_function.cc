@@ -1,6 +1,8 @@
 #include "skiff/runtime/jit/static_function.h"
 
 #include "skiff/base/error.h"
+#include "skiff/ir/passes/pass.h"
+#include "skiff/ops/ir/lower_to_kernel.h"
 
 namespace skiff::jit {
 
@@ -47,6 +49,10 @@ std::vector<Tensor> StaticFunction::operator()(const std::vector<Tensor>& inputs
       }
     }
     entry->program = capture(fn_, entry->specs);
+    // The pipeline of docs/ARCHITECTURE.md: capture -> (optimization passes) -> kernel dialect.
+    ir::PassManager pm(entry->program.context.get());
+    pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+    pm.run(*entry->program.program);
     entry->exec = std::make_unique<executor::Executor>(entry->program, options_);
     entries_.push_back(std::move(entry));
     e = entries_.back().get();

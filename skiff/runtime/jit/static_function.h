@@ -1,5 +1,6 @@
-// to_static: a callable that captures its function once per input signature and runs the
-// captured program with the executor afterwards (paddle.jit.to_static for C++ callables).
+// to_static: a callable that captures its function once per input signature, lowers the program
+// to the kernel dialect, and runs it with the executor afterwards (paddle.jit.to_static for C++
+// callables).
 // Guards: the dtype and dims of every input, where a -1 in the InputSpec matches any size; a
 // call that matches no cached program captures again (num_captures() counts them).
 #pragma once

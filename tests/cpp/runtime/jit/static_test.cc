@@ -7,7 +7,9 @@
 #include "op_db.h"
 #include "skiff/core/generator.h"
 #include "skiff/ir/core/program.h"
+#include "skiff/ir/passes/pass.h"
 #include "skiff/ops/generated/api.h"
+#include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/ops/kernel_registry.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/call_op.h"
@@ -216,6 +218,34 @@ TEST(StaticCapture, CapturedProgramRoundTripsThroughText) {
   std::vector<DenseTensor> a = executor::Executor(p).run({x, y});
   std::vector<DenseTensor> b = executor::Executor(q).run({x, y});
   ASSERT_EQ(a.size(), 5u);
+  ASSERT_EQ(b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(same_values(a[i], b[i])) << i;
+}
+
+// The captured training step lowered to the kernel dialect (kernel keys, placed types) runs to
+// the same values as the op-dialect program.
+TEST(StaticCapture, LoweredProgramRunsToTheSameValues) {
+  Mlp m(4);
+  std::mt19937_64 rng(8);
+  DenseTensor x = random_tensor(Dims{4, 8}, DType::kFloat32, Domain::kAny, rng);
+  DenseTensor y = random_tensor(Dims{4, 4}, DType::kFloat32, Domain::kAny, rng);
+  auto step = [&](const std::vector<Tensor>& in) {
+    Tensor l = m.loss(in[0], in[1]);
+    std::vector<Tensor> g = jit::gradients({l}, m.params);
+    g.insert(g.begin(), l);
+    return g;
+  };
+  std::vector<jit::InputSpec> specs = {{{4, 8}, DType::kFloat32, "x"},
+                                       {{4, 4}, DType::kFloat32, "y"}};
+  jit::CapturedProgram p = jit::capture(step, specs);
+  jit::CapturedProgram q = jit::capture(step, specs);
+  ir::PassManager pm(q.context.get());
+  pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  pm.run(*q.program);
+  EXPECT_EQ(q.program->print().find("= op.matmul("), std::string::npos);
+  EXPECT_NE(q.program->print().find("kernel.call"), std::string::npos);
+  std::vector<DenseTensor> a = executor::Executor(p).run({x, y});
+  std::vector<DenseTensor> b = executor::Executor(q).run({x, y});
   ASSERT_EQ(b.size(), a.size());
   for (size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(same_values(a[i], b[i])) << i;
 }
