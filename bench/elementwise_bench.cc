@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "skiff/core/parallel.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

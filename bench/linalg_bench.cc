@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

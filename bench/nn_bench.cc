@@ -3,7 +3,7 @@
 // log_softmax, rms_norm and bf16 variants. Run: build/bin/nn_bench (threads: OMP_NUM_THREADS).
 #include <benchmark/benchmark.h>
 
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include "skiff/core/views.h"
 #include "skiff/ops/boxed.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include "skiff/core/parallel.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

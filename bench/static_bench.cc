@@ -8,7 +8,7 @@
 #include <random>
 
 #include "skiff/ops/generated/api.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"

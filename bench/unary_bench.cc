@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace {
 

@@ -2,15 +2,19 @@
 """Generates the C++ side of every op from the op records in skiff/ops/yaml/*.yaml.
 
 One record per op (Paddle's ops.yaml style) is the only place an op is described. From it this
-script writes, into the build tree:
+script writes, into the build tree (<family> is the yaml file's name; per-family files keep a new
+op from recompiling the code of every other family):
   op_ids.h            OpId constants
-  op_args.h           one argument struct per op (what kernels receive)
-  kernel_decls.h      kernel template declarations and explicit-instantiation macros
+  kernels/<family>.h  argument structs (what kernels receive), kernel template declarations and
+                      explicit-instantiation macros; kernels/all.h includes every family
   kernel_registration.cc  register_kernels(): every (op, backend, dtype) kernel
   op_schemas.cc       the run-time schema table (names, args, defaults, outputs, flags)
-  dense_api.h/.cc     skiff::ops::dense::<op>(DenseTensor...) : infer-meta, promotion, kernel
+  dense/<family>.h, dense_<family>.cc
+                      skiff::ops::dense::<op>(DenseTensor...) : infer-meta, promotion, kernel;
+                      dense/all.h includes every family
   boxed_api.cc        call_boxed(name, inputs, attrs) for generic callers (tests, executor)
-  api.h/.cc           skiff::<op>(Tensor...) : the C++ user API
+  api.h, api_<family>.cc, api_call_op.cc
+                      skiff::<op>(Tensor...) : the C++ user API, and call_op(name, ...)
 It rejects records with dangling names (unknown arg types, data_type or promote names that are
 not arguments, infer-meta params that do not exist, unknown dtypes or backends).
 
@@ -380,7 +384,9 @@ def load_ops(yaml_dir):
         with open(os.path.join(yaml_dir, fname)) as f:
             records = yaml.safe_load(f) or []
         for rec in records:
-            ops.append(parse_record(rec))
+            op = parse_record(rec)
+            op.family = fname[:-len(".yaml")]
+            ops.append(op)
     seen, funcs = set(), set()
     for op in ops:
         if op.name in seen:
@@ -437,39 +443,53 @@ def gen_op_ids(ops):
     return "\n".join(lines)
 
 
-def gen_op_args(ops):
-    out = [HEADER, "#pragma once\n", "#include <string>", "#include <vector>\n",
-           "#include \"skiff/core/dense_tensor.h\"", "#include \"skiff/core/scalar.h\"\n",
-           "namespace skiff::ops {\n"]
-    for op in ops:
-        out.append(f"/// {op.signature}")
-        out.append(f"struct {camel(op.name)}Args {{")
-        for a in op.args:
-            if a.kind == "kTensor":
-                t = "const DenseTensor&"
-            elif a.kind == "kTensorList":
-                t = "const std::vector<DenseTensor>&"
-            elif a.kind == "kOptionalTensor":
-                t = "const DenseTensor*"
-            else:
-                t = ARG_TYPES[a.type][2]
-            out.append(f"  {t} {a.name};")
-        for o in op.outputs:
-            t = "std::vector<DenseTensor>*" if o.is_list else "DenseTensor*"
-            out.append(f"  {t} {o.name};")
-        out.append("};\n")
-    out.append("}  // namespace skiff::ops\n")
-    return "\n".join(out)
+def families(ops):
+    """Op families (one per yaml file) in a stable order."""
+    return sorted({op.family for op in ops})
+
+
+def of_family(ops, family):
+    return [op for op in ops if op.family == family]
+
+
+def args_struct(op):
+    out = [f"/// {op.signature}", f"struct {camel(op.name)}Args {{"]
+    for a in op.args:
+        if a.kind == "kTensor":
+            t = "const DenseTensor&"
+        elif a.kind == "kTensorList":
+            t = "const std::vector<DenseTensor>&"
+        elif a.kind == "kOptionalTensor":
+            t = "const DenseTensor*"
+        else:
+            t = ARG_TYPES[a.type][2]
+        out.append(f"  {t} {a.name};")
+    for o in op.outputs:
+        t = "std::vector<DenseTensor>*" if o.is_list else "DenseTensor*"
+        out.append(f"  {t} {o.name};")
+    out.append("};\n")
+    return out
+
+
+def umbrella(ops, subdir, what):
+    out = [HEADER, "#pragma once\n", f"/// {what} of every op family."]
+    out += [f"#include \"skiff/ops/generated/{subdir}/{f}.h\"" for f in families(ops)]
+    return "\n".join(out) + "\n"
 
 
 def kernel_backends(op):
     return [(b, op.ref_dtypes if b == "reference" else op.dtypes) for b in op.backends]
 
 
-def gen_kernel_decls(ops):
-    out = [HEADER, "#pragma once\n", "#include \"skiff/ops/generated/op_args.h\"",
+def gen_family_kernels_h(ops, family):
+    """Argument structs and kernel declarations of one family: what its kernel files include.
+
+    One header per family keeps a new op from recompiling the kernels of every other family."""
+    out = [HEADER, "#pragma once\n", "#include <string>", "#include <vector>\n",
+           "#include \"skiff/core/dense_tensor.h\"", "#include \"skiff/core/scalar.h\"",
            "#include \"skiff/ops/kernel_registry.h\"\n", "namespace skiff::ops {\n"]
-    for op in ops:
+    for op in of_family(ops, family):
+        out += args_struct(op)
         args = f"{camel(op.name)}Args"
         for b, dts in kernel_backends(op):
             fn = f"{op.kernel_func}_{b}"
@@ -479,13 +499,15 @@ def gen_kernel_decls(ops):
                 for d in dts)
             out.append(f"#define SKIFF_INSTANTIATE_{fn}() \\\n  {insts}\n")
     out.append("}  // namespace skiff::ops\n")
+    out.append("#ifndef SKIFF_INSTANTIATE_KERNEL")
     out.append("/// Instantiates a kernel template for every dtype its op record declares.")
-    out.append("#define SKIFF_INSTANTIATE_KERNEL(func, backend) SKIFF_INSTANTIATE_##func##_##backend()\n")
+    out.append("#define SKIFF_INSTANTIATE_KERNEL(func, backend) SKIFF_INSTANTIATE_##func##_##backend()")
+    out.append("#endif\n")
     return "\n".join(out)
 
 
 def gen_registration(ops):
-    out = [HEADER, "#include \"skiff/ops/generated/kernel_decls.h\"",
+    out = [HEADER, "#include \"skiff/ops/generated/kernels/all.h\"",
            "#include \"skiff/ops/generated/op_ids.h\"\n", "namespace skiff::ops {\n",
            "void register_builtin_kernels(KernelRegistry& r) {"]
     # Kernel functions shared by several ops are registered once per op; dedupe declarations.
@@ -534,13 +556,13 @@ def gen_schemas(ops):
     return "\n".join(out)
 
 
-def gen_dense_api_h(ops):
+def gen_family_dense_h(ops, family):
     out = [HEADER, "#pragma once\n", "#include <string>", "#include <tuple>", "#include <vector>\n",
            "#include \"skiff/core/dense_tensor.h\"", "#include \"skiff/core/scalar.h\"\n",
            "/// The dense op API: infer-meta, promotion, kernel selection and the kernel call on",
            "/// DenseTensors. No autograd, capture or distribution: those wrap this layer.",
            "namespace skiff::ops::dense {\n"]
-    for op in ops:
+    for op in of_family(ops, family):
         ps = api_params(op, "DenseTensor", None, "const DenseTensor*", True)
         out.append(f"{return_type(op, 'DenseTensor')} {op.name}({', '.join(ps)});")
         if op.inplace and not op.inplace_only:
@@ -563,13 +585,15 @@ def meta_arg(op, name):
     return f"&{name}_meta"
 
 
-def gen_dense_api_cc(ops):
-    out = [HEADER, "#include \"skiff/ops/generated/dense_api.h\"\n",
-           "#include \"skiff/ops/dispatch.h\"", "#include \"skiff/ops/generated/kernel_decls.h\"",
+def gen_family_dense_cc(ops, family):
+    # Every family's declarations: promotion and fallbacks call other ops (cast, ...).
+    out = [HEADER, "#include \"skiff/ops/generated/dense/all.h\"\n",
+           "#include \"skiff/ops/dispatch.h\"",
+           f"#include \"skiff/ops/generated/kernels/{family}.h\"",
            "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/inplace.h\"",
            "#include \"skiff/ops/meta/meta.h\"\n",
            "namespace skiff::ops::dense {\n"]
-    for op in ops:
+    for op in of_family(ops, family):
         if not op.inplace_only:
             out.append(gen_dense_fn(op))
         if op.inplace:
@@ -745,7 +769,7 @@ def boxed_return(op, res, lists_type):
 
 
 def gen_boxed(ops):
-    out = [HEADER, "#include \"skiff/ops/boxed.h\"", "#include \"skiff/ops/generated/dense_api.h\"",
+    out = [HEADER, "#include \"skiff/ops/boxed.h\"", "#include \"skiff/ops/generated/dense/all.h\"",
            "#include \"skiff/ops/generated/op_ids.h\"\n", "namespace skiff::ops {\n",
            "namespace {\n"]
     for op in ops:
@@ -1184,21 +1208,30 @@ def gen_call_op(ops):
     return "\n".join(L)
 
 
-def gen_api_cc(ops):
+def gen_call_op_cc(ops):
+    out = [HEADER, "#include \"skiff/ops/generated/api.h\"\n", "#include \"skiff/ops/boxed.h\"",
+           "#include \"skiff/runtime/eager/call_op.h\"\n", "namespace skiff {\n"]
+    out.append(gen_call_op(ops))
+    out.append("}  // namespace skiff\n")
+    return "\n".join(out)
+
+
+def gen_family_api_cc(all_ops, family):
+    ops = of_family(all_ops, family)
     out = [HEADER, "#include \"skiff/ops/generated/api.h\"\n",
            "#include \"skiff/ops/boxed.h\"",
            "#include \"skiff/runtime/eager/call_op.h\"",
-           "#include \"skiff/ops/generated/dense_api.h\"",
+           "#include \"skiff/ops/generated/dense/all.h\"",
            "#include \"skiff/ops/grad/vjp_helpers.h\"",
            "#include \"skiff/runtime/eager/grad_node.h\"",
            "#include \"skiff/runtime/eager/inplace.h\"",
            "#include \"skiff/runtime/eager/saved_tensor.h\"",
            "#include \"skiff/runtime/jit/capture_state.h\"\n",
            "namespace skiff {\n", "namespace {",
-           "std::vector<DenseTensor> unwrap(const std::vector<Tensor>& ts) {",
+           "[[maybe_unused]] std::vector<DenseTensor> unwrap(const std::vector<Tensor>& ts) {",
            "  std::vector<DenseTensor> r;", "  r.reserve(ts.size());",
            "  for (const auto& t : ts) r.push_back(t.dense());", "  return r;", "}",
-           "std::vector<Tensor> wrap(std::vector<DenseTensor> ds) {",
+           "[[maybe_unused]] std::vector<Tensor> wrap(std::vector<DenseTensor> ds) {",
            "  std::vector<Tensor> r;", "  r.reserve(ds.size());",
            "  for (auto& d : ds) r.emplace_back(std::move(d));", "  return r;", "}\n"]
     for op in ops:
@@ -1210,7 +1243,6 @@ def gen_api_cc(ops):
             out.append(gen_api_fn(op))
         if op.inplace:
             out.append(gen_api_fn_inplace(op))
-    out.append(gen_call_op(ops))
     out.append("}  // namespace skiff\n")
     return "\n".join(out)
 
@@ -1233,20 +1265,24 @@ def main():
         ops = load_ops(args.yaml_dir)
         files = {
             "op_ids.h": gen_op_ids(ops),
-            "op_args.h": gen_op_args(ops),
-            "kernel_decls.h": gen_kernel_decls(ops),
+            "kernels/all.h": umbrella(ops, "kernels", "Argument structs and kernel declarations"),
             "kernel_registration.cc": gen_registration(ops),
             "op_schemas.cc": gen_schemas(ops),
-            "dense_api.h": gen_dense_api_h(ops),
-            "dense_api.cc": gen_dense_api_cc(ops),
+            "dense/all.h": umbrella(ops, "dense", "The dense op API"),
             "boxed_api.cc": gen_boxed(ops),
             "api.h": gen_api_h(ops),
-            "api.cc": gen_api_cc(ops),
+            "api_call_op.cc": gen_call_op_cc(ops),
         }
+        for f in families(ops):
+            files[f"kernels/{f}.h"] = gen_family_kernels_h(ops, f)
+            files[f"dense/{f}.h"] = gen_family_dense_h(ops, f)
+            files[f"dense_{f}.cc"] = gen_family_dense_cc(ops, f)
+            files[f"api_{f}.cc"] = gen_family_api_cc(ops, f)
     except RecordError as e:
         print(f"gen_ops.py: error: {e}", file=sys.stderr)
         sys.exit(1)
-    os.makedirs(args.out_dir, exist_ok=True)
+    for sub in ("kernels", "dense"):
+        os.makedirs(os.path.join(args.out_dir, sub), exist_ok=True)
     for name, text in files.items():
         write_if_changed(os.path.join(args.out_dir, name), text)
 

@@ -1,6 +1,6 @@
-// The capture switch of the generated Tensor API (api.cc): while a CaptureScope is active on this
-// thread, every op call appends an IR op instead of running a kernel. Kept tiny because every
-// eager op call reads it (one thread-local load).
+// The capture switch of the generated Tensor API (api_<family>.cc): while a CaptureScope is
+// active on this thread, every op call appends an IR op instead of running a kernel. Kept tiny
+// because every eager op call reads it (one thread-local load).
 #pragma once
 
 #include <map>

@@ -10,7 +10,7 @@
 #include "op_test_util.h"
 #include "skiff/core/generator.h"
 #include "skiff/core/parallel.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace skiff::testing {
 namespace {

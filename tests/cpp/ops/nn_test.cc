@@ -10,7 +10,7 @@
 #include "skiff/core/generator.h"
 #include "skiff/core/parallel.h"
 #include "skiff/ops/dispatch.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 #include "skiff/ops/kernels/cpu/nn_math.h"
 
 namespace skiff::testing {

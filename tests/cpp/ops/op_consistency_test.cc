@@ -7,7 +7,7 @@
 #include "skiff/core/generator.h"
 #include "skiff/ops/boxed.h"
 #include "skiff/ops/dispatch.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 #include "skiff/ops/kernel_registry.h"
 
 namespace skiff::testing {

@@ -7,7 +7,7 @@
 
 #include "op_test_util.h"
 #include "skiff/core/views.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 
 namespace skiff::testing {
 namespace {

@@ -3,6 +3,8 @@
 // 16-bit floats compute in float. Formulas are chosen to avoid cancellation where the textbook
 // form has it: gelu uses erfc, the tanh gelu uses 0.5 (1 + tanh u) = sigmoid(2u), mish uses
 // tanh(log1p(e)) = n / (n + 2) with n = e (e + 2). NaN inputs give NaN.
+#include "skiff/ops/generated/kernels/activation.h"
+
 #include <cmath>
 
 #include "skiff/ops/kernel.h"

@@ -1,12 +1,14 @@
 // CPU kernels of conv2d and pool2d. conv2d runs on oneDNN for float32 and bfloat16 (float16
 // through float32), float64 on a direct loop. Pooling is a direct window loop for every dtype,
 // computing in float (double for float64), parallel over output rows.
+#include "skiff/ops/generated/kernels/conv.h"
+
 #include <algorithm>
 #include <limits>
 #include <vector>
 
 #include "skiff/core/parallel.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/isa.h"
 #include "skiff/ops/kernels/cpu/onednn.h"

@@ -2,6 +2,8 @@
 // words by element index (element i: counter offset + i / 4, word i % 4; 64-bit draws use
 // counter offset + i / 2, words 2 (i % 2) and 2 (i % 2) + 1), so results never depend on the
 // thread count, and the reference kernels reproduce the same draws in double.
+#include "skiff/ops/generated/kernels/creation.h"
+
 #include <cmath>
 #include <numbers>
 #include <vector>

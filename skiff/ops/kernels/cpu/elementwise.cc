@@ -4,6 +4,8 @@
 // strides, threads, per-ISA vectorization). Large contiguous float add/subtract/multiply/divide
 // take a streaming path (see Note [Streaming stores]). Integer floor_divide/remainder check the
 // divisor for zeros first: a zero would trap (SIGFPE), so it becomes a clear error instead.
+#include "skiff/ops/generated/kernels/elementwise.h"
+
 #include <immintrin.h>
 
 #include <cmath>

@@ -2,6 +2,8 @@
 // split work across threads along dims the scatter does not touch (so duplicates accumulate in
 // index order, deterministically), masks with two-pass parallel compaction. Indices are read
 // once, checked, and never used out of range.
+#include "skiff/ops/generated/kernels/indexing.h"
+
 #include <numeric>
 
 #include "skiff/core/views.h"

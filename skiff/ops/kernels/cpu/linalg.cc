@@ -1,12 +1,14 @@
 // CPU kernels of matmul, bmm, dot, outer, addmm and linear. GEMMs in float32 and bfloat16 run on
 // oneDNN with the operands' own strides (transposes and broadcast batches are not copied);
 // float16 computes through float32; float64 uses a cache-blocked loop.
+#include "skiff/ops/generated/kernels/linalg.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "skiff/core/parallel.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/kernels/cpu/onednn.h"

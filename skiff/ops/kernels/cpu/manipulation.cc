@@ -2,6 +2,8 @@
 // bytes through strided_copy (negative strides for flip) or table_copy (manipulation_util.h).
 // Nothing here depends on the element type beyond its size, so every kernel is one
 // non-template function instantiated trivially per dtype.
+#include "skiff/ops/generated/kernels/manipulation.h"
+
 #include "skiff/core/parallel.h"
 #include "skiff/core/views.h"
 #include "skiff/ops/kernel.h"

@@ -7,6 +7,8 @@
 // is float for float32 and 16-bit inputs (exp through the exp_f32 polynomial, nn_math.h) and
 // double for float64. Softmax over an inner axis (stride > 1) walks blocks of columns with a
 // max and a sum per column.
+#include "skiff/ops/generated/kernels/nn.h"
+
 #include <cmath>
 #include <vector>
 

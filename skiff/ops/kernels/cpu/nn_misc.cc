@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "skiff/core/generator.h"
+#include "skiff/ops/generated/kernels/nn.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/kernels/cpu/nn_math.h"

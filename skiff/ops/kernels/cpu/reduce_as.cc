@@ -1,6 +1,7 @@
 // reduce_as: sums a gradient back to the shape of a broadcast operand. Output element j adds
 // every input element that broadcasting mapped onto it; accumulation in double keeps the sum
 // exact enough for float32 and independent of the thread count.
+#include "skiff/ops/generated/kernels/autograd_support.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 

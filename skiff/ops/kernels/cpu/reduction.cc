@@ -2,7 +2,9 @@
 // (reduction_engine.h). A `dtype` argument of sum/prod other than the natural result type casts x
 // first, as Paddle does. Floats run the engine in their own dtype; integer and bool inputs go
 // through int64 (and all/any through bool) so that few engine instantiations are compiled.
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/kernels/reduction.h"
+
+#include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/reduction_engine.h"
 #include "skiff/ops/meta/reduction_meta.h"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "skiff/ops/generated/kernels/reduction.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "skiff/core/views.h"
+#include "skiff/ops/generated/kernels/reduction.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/meta/reduction_meta.h"

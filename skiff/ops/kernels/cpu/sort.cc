@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "skiff/core/views.h"
+#include "skiff/ops/generated/kernels/indexing.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 

@@ -4,6 +4,8 @@
 // rounding functions are single instructions, and selections are ternaries, not branches.
 // 16-bit floats compute in float. Integer inputs of float-result ops are converted to float32
 // first and then share the float32 loop, so each op instantiates one float loop per float dtype.
+#include "skiff/ops/generated/kernels/unary.h"
+
 #include <cmath>
 #include <limits>
 #include <type_traits>

@@ -1,5 +1,7 @@
 // Reference kernels of the activations: the textbook formulas of paddle.nn.functional's
 // documentation in float64, element by element (NaN propagates through every one).
+#include "skiff/ops/generated/kernels/activation.h"
+
 #include <cmath>
 
 #include "skiff/ops/kernel.h"

@@ -1,4 +1,6 @@
 // Reference kernels of conv2d and pool2d: naive float64 loops over every output element.
+#include "skiff/ops/generated/kernels/conv.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>

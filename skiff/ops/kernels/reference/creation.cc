@@ -1,5 +1,7 @@
 // Reference kernels of the creation ops: plain loops computing in double (int64 for integer
 // results), reproducing the CPU kernels' Philox draws element by element.
+#include "skiff/ops/generated/kernels/creation.h"
+
 #include <cmath>
 #include <numbers>
 #include <vector>

@@ -1,5 +1,7 @@
 // Reference kernels of elementwise binary, comparison, logical, bitwise and ternary ops, and
 // cast: plain float64 / int64 / bool loops, written for obviousness.
+#include "skiff/ops/generated/kernels/elementwise.h"
+
 #include <cmath>
 
 #include "skiff/ops/kernel.h"

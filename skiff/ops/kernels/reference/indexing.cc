@@ -1,6 +1,8 @@
 // Reference kernels of the indexing, masking, sorting and set ops: plain loops over output (or
 // index) positions, one element at a time, scatters applied in index order. Every index is
 // checked before it is used.
+#include "skiff/ops/generated/kernels/indexing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>

@@ -1,4 +1,6 @@
 // Reference kernels of the linalg ops: naive float64 (int64 for dot/outer on integers) loops.
+#include "skiff/ops/generated/kernels/linalg.h"
+
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 

@@ -1,6 +1,8 @@
 // Reference kernels of the manipulation ops: for every output multi-index, the input multi-index
 // it comes from, by plain loops. Outputs are always fresh contiguous tensors (also for the ops
 // whose CPU kernels return views), so the oracle never aliases its input.
+#include "skiff/ops/generated/kernels/manipulation.h"
+
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 #include "skiff/ops/meta/manipulation_meta.h"

@@ -1,4 +1,6 @@
 // Reference kernels of the nn ops: plain float64 loops over multi-indices, any input strides.
+#include "skiff/ops/generated/kernels/nn.h"
+
 #include <cmath>
 #include <limits>
 #include <vector>

@@ -1,3 +1,4 @@
+#include "skiff/ops/generated/kernels/autograd_support.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 

@@ -1,6 +1,8 @@
 // Reference kernels of the reduction ops: every input element is visited in row-major order and
 // folded into its output slot in float64 (int64 for integers, bool for all/any). Rows of the
 // two-pass ops (logsumexp, var, std, p_norm) are gathered into a std::vector first.
+#include "skiff/ops/generated/kernels/reduction.h"
+
 #include <cmath>
 #include <limits>
 #include <optional>

@@ -1,5 +1,7 @@
 // Reference kernels of the unary math ops: the textbook formula in float64 (int64 for integer
 // results) with libm's functions, element by element.
+#include "skiff/ops/generated/kernels/unary.h"
+
 #include <cmath>
 #include <type_traits>
 

@@ -16,7 +16,7 @@
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
 #include "skiff/ops/boxed.h"
-#include "skiff/ops/generated/dense_api.h"
+#include "skiff/ops/generated/dense/all.h"
 #include "skiff/ops/ir/convert.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/ops/kernel_registry.h"
