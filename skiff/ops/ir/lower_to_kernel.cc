@@ -82,7 +82,6 @@ class LowerToKernelPass : public ir::Pass {
       for (size_t k = 0; k < operands.size(); ++k) {
         ir::TensorType t = operands[k] ? tensor_of(operands[k].type()) : ir::TensorType();
         if (!(promote >> k & 1) || !t || from_ir(t.dtype()) == dtype) continue;
-        const OpSchema& cast = op_schema("cast");
         ir::Type out = placed(ctx, t.with_dtype(to_ir(dtype)));
         std::vector<ir::NamedAttribute> attrs = {b.named("dtype", b.dtype_attr(to_ir(dtype)))};
         ir::Value in = operands[k];
@@ -91,7 +90,6 @@ class LowerToKernelPass : public ir::Pass {
                                               {&in, 1}, {&out, 1}, std::move(attrs))
                           .operation()
                           ->result(0);
-        (void)cast;
         ++casts;
       }
       std::vector<ir::Type> results;
