@@ -1,7 +1,8 @@
 // IR benchmark: builds a generated program of ~100k ops (a chain of matmul/add/relu blocks with
 // duplicates for CSE, identity and transpose pairs for canonicalization, constants to fold and
 // dead ops), then times walk, clone, print, parse, verify and the standard pipeline
-// (canonicalize, constant-fold, cse, dce), reporting time per op and heap bytes per op.
+// (canonicalize, constant-fold, cse, dce), reporting time per op and heap bytes per op. Ops get
+// the ops layer's infer-meta functions and kernel-executing folding (skiff/ops/ir/op_bridge.h).
 //   build/bin/ir_bench [num_ops]
 #include <malloc.h>
 
@@ -18,6 +19,7 @@
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/ir/op_bridge.h"
 
 using namespace skiff::ir;
 
@@ -70,7 +72,7 @@ int main(int argc, char** argv) {
   size_t target = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100000;
   IrContext ctx;
   load_all_dialects(&ctx);
-  attach_basic_infer_meta(&ctx);
+  skiff::ops::ir_bridge::attach_op_interfaces(&ctx);  // the real infer-meta and folding
   register_standard_passes();
 
   size_t heap0 = heap_bytes();

@@ -1110,16 +1110,34 @@ def gen_api_fn(op):
         else:
             call.append(a.name)
     res = f"ops::dense::{op.name}({', '.join(call)})"
-    # Outputs as Tensors.
+    # Outputs as Tensors: captured as IR ops while a function is captured (skiff/runtime/jit),
+    # else computed now. Autograd recording below is the same for both.
+    for o in op.outputs:
+        L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name};")
+    L.append("  if (jit::capturing()) [[unlikely]] {")
+    lists = []
+    for a in op.args:
+        if a.kind == "kTensor":
+            lists.append(f"{{{a.name}}}")
+        elif a.kind == "kTensorList":
+            lists.append(a.name)
+        elif a.kind == "kOptionalTensor":
+            lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
+    attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
+                      if not a.is_tensor)
+    L.append(f"    TensorLists c = jit::capture_op(\"{op.name}\", {{{', '.join(lists)}}}, {{{attrs}}});")
+    for j, o in enumerate(op.outputs):
+        L.append(f"    {o.name} = std::move(c[{j}]{'' if o.is_list else '[0]'});")
+    L.append("  } else {")
     if len(op.outputs) == 1:
         o = op.outputs[0]
-        L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
-                 f"{'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
+        L.append(f"    {o.name} = {'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
     else:
-        L.append(f"  auto r = {res};")
+        L.append(f"    auto r = {res};")
         for j, o in enumerate(op.outputs):
-            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
+            L.append(f"    {o.name} = "
                      f"{'wrap(std::move(std::get<' + str(j) + '>(r)))' if o.is_list else 'Tensor(std::move(std::get<' + str(j) + '>(r)))'};")
+    L.append("  }")
     tensor_args = [a for a in op.args if a.is_tensor]
     if op.differentiable and tensor_args:
         L.append(f"  if ({record_conditions(op)}) {{")
@@ -1216,7 +1234,8 @@ def gen_family_api_cc(all_ops, family):
            "#include \"skiff/ops/grad/vjp_helpers.h\"",
            "#include \"skiff/runtime/eager/grad_node.h\"",
            "#include \"skiff/runtime/eager/inplace.h\"",
-           "#include \"skiff/runtime/eager/saved_tensor.h\"\n",
+           "#include \"skiff/runtime/eager/saved_tensor.h\"",
+           "#include \"skiff/runtime/jit/capture_state.h\"\n",
            "namespace skiff {\n", "namespace {",
            "[[maybe_unused]] std::vector<DenseTensor> unwrap(const std::vector<Tensor>& ts) {",
            "  std::vector<DenseTensor> r;", "  r.reserve(ts.size());",

@@ -1,7 +1,8 @@
 // RUN: --passes=canonicalize,constant-fold,cse,fusion,dce,inplace --opt-level=2
 // A small transformer block: the standard pipeline cleans up, folds the epsilon, dedups, then
-// the DRR rules fuse RMSNorm, linear and SwiGLU.
-// CHECK: %2, %3 = op.rms_norm(%0, %1) {begin_norm_axis = -1, epsilon = 1e-05}
+// the DRR rules fuse RMSNorm, linear and SwiGLU. The epsilon is folded by the f32 scale kernel:
+// 1e-05 rounded to float32.
+// CHECK: %2, %3 = op.rms_norm(%0, %1) {begin_norm_axis = -1, epsilon = 9.999999747378752e-06}
 // CHECK: %8 = op.linear(%2, %4, %5) : (tensor<?x64xf32>, tensor<64x128xf32>, tensor<128xf32>)
 // CHECK-NEXT: %9 = op.linear(%2, %6, %7)
 // CHECK-NEXT: %10 = op.swiglu(%8, %9)

@@ -77,6 +77,9 @@ class AsmParser {
   void define_value(const std::string& name, Value v);
   std::string parse_value_name();
   Attribute parse_number();
+  std::string_view scan_number();
+  Attribute parse_dense();
+  void parse_dense_element(DataType dt, uint8_t* p);
   LocAttr parse_loc();
   void enter();
   void leave() { --depth_; }

@@ -62,10 +62,13 @@ class SpmdInterface : public OpInterface<SpmdInterface, SpmdConcept> {
   using OpInterface::OpInterface;
 };
 
-/// Kernel selection: the kernel name and the operand whose dtype keys the kernel.
+/// Kernel selection: the kernel name, the operand whose dtype keys the kernel (-1 when the rule
+/// is another: a dtype attribute, promotion of several inputs, a result) and that rule itself:
+/// the kernel dtype of a built op. The lowering to the kernel dialect reads it.
 struct KernelSelectConcept {
   std::string kernel_name;
   int data_type_operand = -1;
+  std::function<DataType(Operation*)> kernel_dtype;
 };
 class KernelSelectInterface : public OpInterface<KernelSelectInterface, KernelSelectConcept> {
  public:

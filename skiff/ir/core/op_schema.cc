@@ -57,8 +57,9 @@ bool attr_matches(ArgKind k, Attribute a) {
       return a.isa<IntAttr>();
     case ArgKind::kFloat:
     case ArgKind::kDouble:
-    case ArgKind::kScalar:
       return is_num(a);
+    case ArgKind::kScalar:  // Paddle's Scalar keeps its kind: bool, int or float
+      return is_num(a) || a.isa<BoolAttr>();
     case ArgKind::kBool:
       return a.isa<BoolAttr>();
     case ArgKind::kStr:

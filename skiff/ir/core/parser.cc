@@ -3,9 +3,13 @@
 // partially built op is owned by RAII so a malformed text only throws skiff::Error.
 #include <cctype>
 #include <charconv>
+#include <climits>
+#include <cstdint>
+#include <cstring>
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/dense_elements.h"
 #include "skiff/ir/core/dialect.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/dialects/builtin.h"
@@ -201,7 +205,7 @@ Type AsmParser::parse_type() {
 }
 
 // Attributes --------------------------------------------------------------------------------------
-Attribute AsmParser::parse_number() {
+std::string_view AsmParser::scan_number() {
   skip_ws();
   size_t start = pos_;
   if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) ++pos_;
@@ -211,7 +215,12 @@ Attribute AsmParser::parse_number() {
            (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))) {
     ++pos_;
   }
-  std::string_view tok = text_.substr(start, pos_ - start);
+  return text_.substr(start, pos_ - start);
+}
+
+Attribute AsmParser::parse_number() {
+  std::string_view tok = scan_number();
+  size_t start = pos_ - tok.size();
   bool is_float = tok.find_first_of(".eEni") != std::string_view::npos;
   const char* b = tok.data();
   if (!tok.empty() && tok[0] == '+') ++b;
@@ -258,6 +267,114 @@ LocAttr AsmParser::parse_loc() {
   return loc;
 }
 
+// dense<tensor<..>, VALUE | [V, ...] | "0x..."> (see dense_elements.h).
+Attribute AsmParser::parse_dense() {
+  expect("<");
+  auto type = parse_type().dyn_cast<TensorType>();
+  if (!type || type.is_dynamic() || dtype_size(type.dtype()) == 0) {
+    error("a static tensor type of dense elements");
+  }
+  expect(",");
+  DataType dt = type.dtype();
+  size_t es = dtype_size(dt);
+  int64_t numel = type.numel();
+  Attribute a;
+  if (peek() == '"') {
+    std::string bytes;
+    if (!from_hex(parse_string(), bytes)) error("a hex blob \"0x...\"");
+    auto data = std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    if (bytes.size() == es) {
+      a = DenseElementsAttr::get_splat(ctx_, type, data);
+    } else if (numel >= 0 && static_cast<uint64_t>(numel) <= bytes.size() / es &&
+               bytes.size() == static_cast<size_t>(numel) * es) {
+      a = DenseElementsAttr::get(ctx_, type, data);
+    } else {
+      error(str("a hex blob of one element or ", numel, " elements of ", es, " bytes"));
+    }
+  } else {
+    bool list = consume("[");
+    std::vector<uint8_t> bytes;
+    if (!list || !consume("]")) {
+      do {
+        bytes.resize(bytes.size() + es);
+        parse_dense_element(dt, bytes.data() + bytes.size() - es);
+      } while (list && consume(","));
+      if (list) expect("]");
+    }
+    size_t n = bytes.size() / es;
+    if (!list) {
+      a = DenseElementsAttr::get_splat(ctx_, type, bytes);
+    } else if (static_cast<int64_t>(n) == numel) {
+      a = DenseElementsAttr::get(ctx_, type, bytes);
+    } else {
+      error(str(numel, " elements (got ", n, ")"));
+    }
+  }
+  expect(">");
+  return a;
+}
+
+void AsmParser::parse_dense_element(DataType dt, uint8_t* p) {
+  auto put = [p](auto v) { std::memcpy(p, &v, sizeof v); };
+  if (dt == DataType::kBool) {
+    if (consume("true")) {
+      p[0] = 1;
+    } else if (consume("false")) {
+      p[0] = 0;
+    } else {
+      error("true or false");
+    }
+    return;
+  }
+  std::string_view tok = scan_number();
+  size_t start = pos_ - tok.size();
+  const char* b = tok.data() + (!tok.empty() && tok[0] == '+');
+  const char* e = tok.data() + tok.size();
+  auto parse_int = [&](int64_t lo, int64_t hi) {
+    int64_t v = 0;
+    auto r = std::from_chars(b, e, v);
+    if (r.ec != std::errc() || r.ptr != e || v < lo || v > hi) {
+      pos_ = start;
+      error(str("an integer in [", lo, ", ", hi, "]"));
+    }
+    return v;
+  };
+  auto parse_float = [&](auto v) {
+    auto r = std::from_chars(b, e, v);
+    if (r.ec != std::errc() || r.ptr != e) {
+      pos_ = start;
+      error("a number");
+    }
+    return v;
+  };
+  switch (dt) {
+    case DataType::kInt8:
+      put(static_cast<int8_t>(parse_int(INT8_MIN, INT8_MAX)));
+      break;
+    case DataType::kUInt8:
+      put(static_cast<uint8_t>(parse_int(0, UINT8_MAX)));
+      break;
+    case DataType::kInt16:
+      put(static_cast<int16_t>(parse_int(INT16_MIN, INT16_MAX)));
+      break;
+    case DataType::kInt32:
+      put(static_cast<int32_t>(parse_int(INT32_MIN, INT32_MAX)));
+      break;
+    case DataType::kInt64:
+      put(parse_int(INT64_MIN, INT64_MAX));
+      break;
+    case DataType::kFloat32:
+      put(parse_float(0.0f));
+      break;
+    case DataType::kFloat64:
+      put(parse_float(0.0));
+      break;
+    default:
+      pos_ = start;
+      error(str("a hex blob for ", dtype_name(dt), " elements"));
+  }
+}
+
 Attribute AsmParser::parse_attr() {
   enter();
   Attribute a;
@@ -289,6 +406,8 @@ Attribute AsmParser::parse_attr() {
   } else if (consume("inf") || consume("nan")) {
     pos_ -= 3;
     a = parse_number();
+  } else if (consume("dense")) {
+    a = parse_dense();
   } else if (consume("type")) {
     expect("<");
     a = TypeAttr::get(ctx_, parse_type());

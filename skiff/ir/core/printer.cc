@@ -1,9 +1,11 @@
 // The printer of the generic text form described in asm.h.
 #include <charconv>
+#include <cstring>
 #include <sstream>
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/dense_elements.h"
 #include "skiff/ir/core/dialect.h"
 
 namespace skiff::ir {
@@ -66,12 +68,70 @@ void AsmPrinter::print_type(Type t) {
   k->print_type(t, *this);
 }
 
-static void print_double(std::ostream& os, double v) {
+// Shortest text that parses back to the same value (of the same type).
+template <typename F>
+static void print_double(std::ostream& os, F v) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, v);
   std::string_view s(buf, res.ptr - buf);
   os << s;
   if (s.find_first_of(".eni") == std::string_view::npos) os << ".0";
+}
+
+// One element of dense data in the inline form (not for f16, bf16 and complex: hex only).
+static bool print_element(std::ostream& os, DataType dt, const uint8_t* p) {
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  switch (dt) {
+    case DataType::kBool:
+      os << (p[0] ? "true" : "false");
+      return true;
+    case DataType::kInt8:
+      os << static_cast<int>(load(int8_t()));
+      return true;
+    case DataType::kUInt8:
+      os << static_cast<int>(load(uint8_t()));
+      return true;
+    case DataType::kInt16:
+      os << load(int16_t());
+      return true;
+    case DataType::kInt32:
+      os << load(int32_t());
+      return true;
+    case DataType::kInt64:
+      os << load(int64_t());
+      return true;
+    case DataType::kFloat32:
+      print_double(os, load(float()));
+      return true;
+    case DataType::kFloat64:
+      print_double(os, load(double()));
+      return true;
+    default:
+      return false;
+  }
+}
+
+static void print_dense(std::ostream& os, DenseElementsAttr d) {
+  DataType dt = d.type().dtype();
+  size_t es = dtype_size(dt);
+  std::span<const uint8_t> raw = d.raw();
+  bool inline_ok = dt != DataType::kFloat16 && dt != DataType::kBFloat16 &&
+                   dt != DataType::kComplex64 && dt != DataType::kComplex128;
+  if (inline_ok && (d.is_splat() || d.numel() == 1)) {
+    print_element(os, dt, raw.data());
+  } else if (inline_ok && d.numel() <= DenseElementsAttr::kInlineLimit) {
+    os << '[';
+    for (int64_t i = 0; i < d.numel(); ++i) {
+      if (i) os << ", ";
+      print_element(os, dt, raw.data() + i * es);
+    }
+    os << ']';
+  } else {
+    os << '"' << to_hex(raw) << '"';
+  }
 }
 
 void AsmPrinter::print_attr(Attribute a) {
@@ -99,6 +159,12 @@ void AsmPrinter::print_attr(Attribute a) {
   } else if (auto t = a.dyn_cast<TypeAttr>()) {
     os_ << "type<";
     print_type(t.value());
+    os_ << '>';
+  } else if (auto dense = a.dyn_cast<DenseElementsAttr>()) {
+    os_ << "dense<";
+    print_type(dense.type());
+    os_ << ", ";
+    print_dense(os_, dense);
     os_ << '>';
   } else if (auto l = a.dyn_cast<LocAttr>()) {
     os_ << "loc(";

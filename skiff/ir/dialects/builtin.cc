@@ -2,6 +2,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/dense_elements.h"
 
 namespace skiff::ir {
 
@@ -17,6 +18,7 @@ BuiltinDialect::BuiltinDialect(IrContext* ctx) : Dialect(ctx, kName) {
   register_kind<DTypeAttr>("dtype", nullptr);
   register_kind<TypeAttr>("type", nullptr);
   register_kind<LocAttr>("loc", nullptr);
+  register_kind<DenseElementsAttr>("dense", nullptr);
   register_op<ModuleOp>();
   register_op<ParameterOp>();
   register_op<ConstantOp>();
@@ -59,13 +61,17 @@ void ConstantOp::populate(OpInfo& info) { info.add_traits<PureTrait, ConstantLik
 void ConstantOp::verify(Operation* op) {
   expect_counts(op, 0, 1);
   Attribute v = op->attr("value");
-  SKIFF_ENFORCE(
-      v && (v.isa<FloatAttr>() || v.isa<IntAttr>() || v.isa<BoolAttr>() || v.isa<ArrayAttr>()),
-      kInvalidArgument, op->describe(), "value", "a number, bool or array",
-      v ? to_string(v) : "none");
+  SKIFF_ENFORCE(v && (v.isa<FloatAttr>() || v.isa<IntAttr>() || v.isa<BoolAttr>() ||
+                      v.isa<ArrayAttr>() || v.isa<DenseElementsAttr>()),
+                kInvalidArgument, op->describe(), "value", "a number, bool, array or dense<...>",
+                v ? to_string(v) : "none");
   auto t = op->result_type(0).dyn_cast<TensorType>();
   SKIFF_ENFORCE(t, kTypeError, op->describe(), "result", "a tensor type",
                 to_string(op->result_type(0)));
+  if (auto d = v.dyn_cast<DenseElementsAttr>()) {
+    SKIFF_ENFORCE(d.type() == t, kTypeError, op->describe(), "value",
+                  str("dense data of the result type ", to_string(t)), to_string(d.type()));
+  }
   if (auto arr = v.dyn_cast<ArrayAttr>()) {
     SKIFF_ENFORCE(!t.is_dynamic() && t.numel() == static_cast<int64_t>(arr.size()),
                   kInvalidArgument, op->describe(), "value",

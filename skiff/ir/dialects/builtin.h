@@ -37,7 +37,8 @@ class ParameterOp : public Op<ParameterOp> {
   const std::string& param_name() const { return op_->attr_of<StrAttr>("name").value(); }
 };
 
-/// A compile-time constant: {value = 1.5} is a splat, {value = [1.0, 2.0]} dense row-major data.
+/// A compile-time constant: {value = 1.5} is a splat, {value = [1.0, 2.0]} dense row-major data,
+/// {value = dense<tensor<2xf32>, [1.0, 2.0]>} typed data (what kernel-executing folding makes).
 class ConstantOp : public Op<ConstantOp> {
  public:
   using Op::Op;

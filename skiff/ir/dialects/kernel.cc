@@ -155,18 +155,22 @@ void TransferOp::verify(Operation* op) {
   SKIFF_ENFORCE(op->num_operands() == 1 && op->num_results() == 1 && op->operand(0),
                 kInvalidArgument, op->describe(), "structure", "1 operand and 1 result",
                 str(op->num_operands(), " operands, ", op->num_results(), " results"));
-  auto in = op->operand(0).type().dyn_cast<DenseTensorOnPlaceType>();
+  // The input is a placed tensor, or an unplaced one (a constant or host data being placed).
+  Type in = op->operand(0).type();
   auto out = op->result_type(0).dyn_cast<DenseTensorOnPlaceType>();
-  SKIFF_ENFORCE(in && out && in.tensor() == out.tensor(), kTypeError, op->describe(), "types",
-                "placed tensors of the same tensor type", "other types");
+  Type in_tensor =
+      in.isa<DenseTensorOnPlaceType>() ? in.cast<DenseTensorOnPlaceType>().tensor() : in;
+  SKIFF_ENFORCE(out && in_tensor == out.tensor(), kTypeError, op->describe(), "types",
+                "tensors of the same tensor type, the result placed", "other types");
   auto dst = op->attr_of<StrAttr>("dst_place");
   SKIFF_ENFORCE(dst && dst.value() == out.place().to_string(), kInvalidArgument, op->describe(),
                 "dst_place", str("the place of the result (", out.place().to_string(), ")"),
                 dst ? dst.value() : "none");
 }
 TransferOp TransferOp::build(Builder& b, Value x, const Place& dst) {
-  auto in = x.type().cast<DenseTensorOnPlaceType>();
-  Type out = DenseTensorOnPlaceType::get(b.context(), dst, in.tensor());
+  auto placed = x.type().dyn_cast<DenseTensorOnPlaceType>();
+  auto tensor = placed ? placed.tensor() : x.type().cast<TensorType>();
+  Type out = DenseTensorOnPlaceType::get(b.context(), dst, tensor);
   return TransferOp(
       b.create(kName, {&x, 1}, {&out, 1}, {b.named("dst_place", b.str_attr(dst.to_string()))}));
 }

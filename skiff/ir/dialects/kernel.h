@@ -66,7 +66,7 @@ class KernelCallOp : public Op<KernelCallOp> {
   KernelKeyAttr kernel_key() const { return op_->attr_of<KernelKeyAttr>("kernel_key"); }
 };
 
-/// Copies a placed tensor to `dst_place`.
+/// Copies a placed tensor to `dst_place`, or places an unplaced one (constants, host data).
 class TransferOp : public Op<TransferOp> {
  public:
   using Op::Op;

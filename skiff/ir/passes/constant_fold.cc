@@ -1,13 +1,14 @@
 // Constant folding. An op is folded when every tensor operand comes from a constant-like op
 // (builtin.constant or op.full) and its result types are static. The op's FoldInterface is tried
-// first: the ops layer attaches one that executes the real kernel. Without it, built-in folders
-// evaluate elementwise arithmetic, scale, cast and unary math on splat or dense constants (in
-// double precision; integer and bool results are rounded). Float splats become op.full, other
-// results builtin.constant.
+// first: the ops layer attaches one that executes the real kernel (skiff/ops/ir/op_bridge.h) and
+// returns dense<...> data. Without it, built-in folders evaluate elementwise arithmetic, scale,
+// cast and unary math on splat or dense constants (in double precision; integer and bool results
+// are rounded). Float splats become op.full, other results builtin.constant.
 #include <cmath>
 #include <functional>
 #include <map>
 
+#include "skiff/ir/core/dense_elements.h"
 #include "skiff/ir/core/interfaces.h"
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
@@ -45,6 +46,12 @@ Attribute constant_attr(Value v) {
 }
 
 bool decode(Attribute a, Const& c) {
+  if (auto d = a.dyn_cast<DenseElementsAttr>()) {
+    c.splat = d.is_splat();
+    c.data.resize(c.splat ? 1 : static_cast<size_t>(d.numel()));
+    for (size_t i = 0; i < c.data.size(); ++i) c.data[i] = d.element_as_double(i);
+    return true;
+  }
   if (auto arr = a.dyn_cast<ArrayAttr>()) {
     c.splat = false;
     c.data.resize(arr.size());
@@ -157,7 +164,7 @@ class ConstantFoldPass : public Pass {
       bool all_const = true;
       for (uint32_t i = 0; i < op->num_operands(); ++i) {
         operands[i] = constant_attr(op->operand(i));
-        all_const = all_const && operands[i];
+        all_const = all_const && (operands[i] || !op->operand(i));  // null: absent optional
       }
       if (!all_const) continue;
       std::vector<Attribute> results;
@@ -180,6 +187,10 @@ class ConstantFoldPass : public Pass {
   // builtin.constant.
   static Value materialize(Builder& b, Attribute value, Type type) {
     auto t = type.dyn_cast<TensorType>();
+    if (auto d = value.dyn_cast<DenseElementsAttr>();
+        d && t && (d.is_splat() || d.numel() == 1) && is_floating(t.dtype())) {
+      value = FloatAttr::get(b.context(), d.element_as_double(0));
+    }
     if (t && value.isa<FloatAttr>() && is_floating(t.dtype()) &&
         b.context()->find_op(op::FullOp::kName)) {
       return op::FullOp::build_typed(b, {&type, 1},

@@ -25,7 +25,13 @@ std::vector<int64_t> reduced_axes(const std::vector<int64_t>& axis, int rank) {
 
 int64_t reduced_count(const Tensor& x, const std::vector<int64_t>& axes) {
   int64_t n = 1;
-  for (int64_t a : axes) n *= x.dims()[static_cast<int>(a)];
+  for (int64_t a : axes) {
+    // A captured tensor may have sizes known only at run time (-1): the count must be static.
+    const int64_t d = x.dims()[static_cast<int>(a)];
+    SKIFF_ENFORCE(d >= 0, kUnimplemented, "reduction gradient", "x",
+                  "static sizes in the reduced axes (capture with a fixed input shape)", x.dims());
+    n *= d;
+  }
   return n;
 }
 

@@ -1,6 +1,7 @@
 #include "skiff/runtime/eager/autograd_meta.h"
 
 #include "skiff/runtime/eager/grad_node.h"
+#include "skiff/runtime/jit/symbolic_tensor.h"
 
 namespace skiff::autograd {
 
@@ -52,8 +53,11 @@ Edge gradient_edge(const Tensor& t) {
 }
 
 Tensor detach(const Tensor& t) {
-  SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "detach", "tensor", "a dense tensor", "another kind");
-  return Tensor(t.dense());  // a new impl sharing storage, with no autograd state
+  // A new impl sharing the data (storage, or the IR value of a captured tensor), no autograd state.
+  if (const jit::SymbolicTensor* s = jit::as_symbolic(t)) return jit::symbolic_copy(*s);
+  SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "detach", "tensor", "a dense or symbolic tensor",
+                "another kind");
+  return Tensor(t.dense());
 }
 
 }  // namespace skiff::autograd

@@ -8,6 +8,7 @@
 #include "skiff/ops/generated/api.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
+#include "skiff/runtime/jit/capture_state.h"
 
 namespace skiff::autograd {
 
@@ -16,6 +17,8 @@ namespace {
 // A tensor of `meta` filled with `value` on `place` (seed gradients and zeros for outputs no
 // gradient reached). Filled on the host, then copied to the device if needed.
 Tensor filled_like(const TensorMeta& meta, const Place& place, double value) {
+  // While a function is captured (static autodiff) the fill is an op of the program.
+  if (jit::capturing()) return skiff::full(meta.dims.to_vector(), value, meta.dtype);
   DenseTensor d = DenseTensor::empty(meta.dims, meta.dtype, Place::cpu());
   if (value == 0.0) {
     std::memset(d.raw_data(), 0, static_cast<size_t>(d.nbytes()));

@@ -18,7 +18,7 @@ SavedTensor::SavedTensor(const Tensor& t, int output_nr)
   if (output_nr < 0) {
     tensor_ = t;
   } else {
-    data_ = std::make_shared<DenseTensor>(t.dense());
+    data_ = detach(t);
   }
 }
 
@@ -28,7 +28,7 @@ Tensor SavedTensor::unpack(const std::shared_ptr<GradNode>& owner, const char* n
                 "retain_graph=True in the first",
                 "tensors freed by an earlier backward");
   if (!was_defined_) return Tensor();
-  Tensor t = output_nr_ < 0 ? tensor_ : Tensor(std::make_shared<DenseTensor>(*data_));
+  Tensor t = output_nr_ < 0 ? tensor_ : detach(data_);
   const uint32_t now = version_of(t);
   SKIFF_ENFORCE(now == version_, kPrecondition, node_name, "saved tensor",
                 str("data unchanged since it was saved for the gradient (version ", version_, ")"),
@@ -46,7 +46,7 @@ Tensor SavedTensor::unpack(const std::shared_ptr<GradNode>& owner, const char* n
 
 void SavedTensor::reset() {
   tensor_ = Tensor();
-  data_.reset();
+  data_ = Tensor();
   saved_ = false;
 }
 

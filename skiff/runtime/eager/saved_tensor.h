@@ -24,8 +24,8 @@ class SavedTensor {
   void reset();
 
  private:
-  Tensor tensor_;                      // inputs: the tensor itself (with its autograd state)
-  std::shared_ptr<DenseTensor> data_;  // outputs: a data-only copy of the tensor
+  Tensor tensor_;  // inputs: the tensor itself (with its autograd state)
+  Tensor data_;    // outputs: a data-only copy of the tensor (detach)
   int output_nr_ = -1;
   uint32_t version_ = 0;
   bool saved_ = false;

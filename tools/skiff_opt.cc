@@ -8,7 +8,8 @@
 //     --print-ir-before=a,b|*         dump the IR before the named passes on stderr
 //     --print-ir-after=a,b|*          dump the IR after the named passes on stderr
 //     --list-passes                   print the registered passes
-// Errors print as "error: <message>" on stderr with exit status 1.
+// Errors print as "error: <message>" on stderr with exit status 1. Ops get the ops layer's
+// infer-meta, kernel-executing folding and kernel selection (skiff/ops/ir/op_bridge.h).
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -18,9 +19,10 @@
 #include "skiff/base/error.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/core/verifier.h"
-#include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/ir/lower_to_kernel.h"
+#include "skiff/ops/ir/op_bridge.h"
 
 namespace {
 
@@ -47,6 +49,7 @@ int run(int argc, char** argv) {
   int opt_level = 4;
   bool verify_ir = true, timing = false, stats = false;
   register_standard_passes();
+  skiff::ops::ir_bridge::register_lowering_pass();
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (starts_with(a, "--passes=", &v)) {
@@ -92,7 +95,7 @@ int run(int argc, char** argv) {
   }
   IrContext ctx;
   load_all_dialects(&ctx);
-  attach_basic_infer_meta(&ctx);
+  skiff::ops::ir_bridge::attach_op_interfaces(&ctx);
   std::unique_ptr<Program> program = Program::parse(&ctx, text.str());
   if (verify_ir) program->verify();
   PassManager pm(&ctx, opt_level);

@@ -1,0 +1,459 @@
+#include "skiff/runtime/executor/executor.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "skiff/base/error.h"
+#include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/dense_elements.h"
+#include "skiff/ir/dialects/builtin.h"
+#include "skiff/ir/dialects/kernel.h"
+#include "skiff/ops/boxed.h"
+#include "skiff/ops/dispatch.h"
+#include "skiff/ops/ir/bridge_util.h"
+#include "skiff/ops/ir/op_bridge.h"
+
+namespace skiff::executor {
+
+namespace br = ops::ir_bridge;
+
+namespace {
+
+enum class Kind { kParam, kData, kConst, kCombine, kSplit, kOutput, kTransfer, kOp };
+
+// The tensor type of an unplaced or placed (kernel dialect) value.
+ir::TensorType tensor_of(ir::Type t) {
+  if (auto p = t.dyn_cast<ir::DenseTensorOnPlaceType>()) return p.tensor();
+  return t.dyn_cast<ir::TensorType>();
+}
+
+struct Instr {
+  Kind kind;
+  std::string name;  // op name (errors) or output name
+  const ops::OpSchema* schema = nullptr;
+  ops::BoxedFn fn = nullptr;
+  ops::BoxedInputs boxed;          // attributes unboxed once; tensors filled per run
+  std::vector<int> inputs;         // slots (-1: an absent optional input)
+  std::vector<int> outputs;        // slots
+  std::vector<int64_t> out_bytes;  // planned bytes per output (-1: dynamic)
+  bool view = false;               // outputs share the first input's buffer
+  std::optional<Backend> backend;  // kernel.call: the backend of its kernel key
+  DenseTensor constant;            // kConst
+  int index = 0;                   // parameter, feed or output index
+  ir::TensorType data_type;        // kData: the declared type
+  // Scheduling (parallel mode).
+  std::vector<int> successors;
+  int num_deps = 0;
+};
+
+struct Slot {
+  std::vector<DenseTensor> ts;
+};
+
+}  // namespace
+
+struct Executor::Impl {
+  std::vector<Instr> instrs;
+  std::vector<int> uses;  // per slot: operand occurrences
+  size_t num_slots = 0, num_feeds = 0, num_outputs = 0;
+  std::vector<Tensor> params;
+  std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
+  ExecutorOptions options;
+  int64_t planned = 0;
+
+  // Run state.
+  std::vector<Slot> slots;
+  std::unique_ptr<std::atomic<int>[]> remaining;
+  std::vector<DenseTensor> results;
+  std::mutex mem_mu;
+  std::unordered_set<const Storage*> persistent;
+  std::unordered_map<const Storage*, int> live;  // storage -> handles held by slots
+  int64_t live_bytes = 0, peak = 0;
+
+  void build(const jit::CapturedProgram& p);
+  void plan();
+  void execute(Instr& in, const std::vector<DenseTensor>& feeds);
+  void retain(const std::vector<DenseTensor>& ts);
+  void release_slot(int s);
+  void finish(const Instr& in);
+  void run_sequential(const std::vector<DenseTensor>& feeds);
+  void run_parallel(const std::vector<DenseTensor>& feeds);
+};
+
+void Executor::Impl::build(const jit::CapturedProgram& p) {
+  std::unordered_map<const void*, int> slot_of;
+  auto new_slot = [&](ir::Value v) {
+    int s = static_cast<int>(num_slots++);
+    slot_of[v.impl()] = s;
+    return s;
+  };
+  auto slot = [&](ir::Value v) { return v ? slot_of.at(v.impl()) : -1; };
+  std::unordered_map<std::string, Tensor> bound(p.params.begin(), p.params.end());
+  for (ir::Operation* op = p.program->block()->front(); op; op = op->next()) {
+    Instr in;
+    in.name = std::string(op->name());
+    std::string_view name = op->name();
+    if (name == ir::ParameterOp::kName) {
+      const std::string& pname = ir::ParameterOp(op).param_name();
+      auto it = bound.find(pname);
+      SKIFF_ENFORCE(it != bound.end(), kNotFound, "executor", "parameter",
+                    "a tensor bound to every builtin.parameter", pname);
+      in.kind = Kind::kParam;
+      in.index = static_cast<int>(params.size());
+      params.push_back(it->second);
+    } else if (name == "op.data") {
+      in.kind = Kind::kData;
+      in.index = static_cast<int>(num_feeds++);
+      in.data_type = tensor_of(op->result_type(0));
+    } else if (name == ir::ConstantOp::kName) {
+      in.kind = Kind::kConst;
+      in.constant = br::to_dense(op->attr("value"), op->result_type(0).cast<ir::TensorType>());
+    } else if (name == ir::CombineOp::kName) {
+      in.kind = Kind::kCombine;
+    } else if (name == ir::SplitOp::kName) {
+      in.kind = Kind::kSplit;
+    } else if (name == ir::TransferOp::kName) {
+      // One place (CPU) for now: placing a value moves the handle.
+      SKIFF_ENFORCE(op->attr_of<ir::StrAttr>("dst_place").value() == "cpu", kUnimplemented,
+                    "executor", "kernel.transfer", "a transfer to cpu", op->describe());
+      in.kind = Kind::kTransfer;
+    } else if (name == ir::KernelCallOp::kName) {
+      ir::KernelCallOp call(op);
+      const std::string op_name = call.op_name();
+      in.schema = op_name.substr(0, 3) == "op." ? ops::find_op_schema(op_name.substr(3)) : nullptr;
+      SKIFF_ENFORCE(in.schema != nullptr, kUnimplemented, "executor", "kernel.call",
+                    "a call of an op with a record", op_name);
+      in.kind = Kind::kOp;
+      in.fn = ops::boxed_fn(in.schema->id);
+      in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
+      in.boxed.tensors.resize(op->num_operands());
+      in.view = in.schema->is_view;
+      in.backend = parse_backend(call.kernel_key().backend());
+    } else if (name == ir::ShadowOutputOp::kName) {
+      in.kind = Kind::kOutput;
+      in.index = static_cast<int>(num_outputs++);
+      in.name = op->attr_of<ir::StrAttr>("name").value();
+    } else {
+      in.schema = br::schema_of(op);
+      SKIFF_ENFORCE(in.schema != nullptr && op->num_regions() == 0, kUnimplemented, "executor",
+                    "op", "an op with a kernel (control flow and fused ops come later)",
+                    op->describe());
+      in.kind = Kind::kOp;
+      in.fn = ops::boxed_fn(in.schema->id);
+      in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
+      in.boxed.tensors.resize(op->num_operands());
+      in.view = in.schema->is_view;
+    }
+    for (uint32_t i = 0; i < op->num_operands(); ++i) in.inputs.push_back(slot(op->operand(i)));
+    for (uint32_t j = 0; j < op->num_results(); ++j) {
+      in.outputs.push_back(new_slot(op->result(j)));
+      auto t = tensor_of(op->result_type(j));
+      in.out_bytes.push_back(
+          t && !t.is_dynamic() ? t.numel() * static_cast<int64_t>(ir::dtype_size(t.dtype())) : -1);
+    }
+    instrs.push_back(std::move(in));
+  }
+  uses.assign(num_slots, 0);
+  for (const Instr& in : instrs) {
+    for (int s : in.inputs) {
+      if (s >= 0) ++uses[s];
+    }
+  }
+  // Dependencies: producers of the inputs, and program order among random ops (the generator
+  // is consumed in the same order as in sequential mode).
+  std::vector<int> producer(num_slots, -1);
+  int last_random = -1;
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    Instr& in = instrs[i];
+    std::unordered_set<int> deps;
+    for (int s : in.inputs) {
+      if (s >= 0 && producer[s] >= 0) deps.insert(producer[s]);
+    }
+    if (in.schema && in.schema->is_random) {
+      if (last_random >= 0) deps.insert(last_random);
+      last_random = static_cast<int>(i);
+    }
+    for (int d : deps) instrs[d].successors.push_back(static_cast<int>(i));
+    in.num_deps = static_cast<int>(deps.size());
+    for (int s : in.outputs) producer[s] = static_cast<int>(i);
+  }
+  for (const auto& [name, param] : p.updates) {
+    size_t k = std::find(p.outputs.begin(), p.outputs.end(), name) - p.outputs.begin();
+    SKIFF_ENFORCE(k < p.outputs.size(), kNotFound, "executor", "update", "a program output", name);
+    updates.emplace_back(k, param);
+  }
+}
+
+// The sequential schedule over static sizes: buffers appear when an op outputs them (views
+// share their source's) and disappear after the last use of every value holding them.
+void Executor::Impl::plan() {
+  std::vector<std::vector<int>> bufs(num_slots);  // slot -> buffer ids (-1: not ours)
+  std::vector<int64_t> size;
+  std::vector<int> refs;
+  std::vector<int> left = uses;
+  int64_t cur = 0;
+  planned = 0;
+  auto hold = [&](int s, std::vector<int> ids) {
+    for (int b : ids) {
+      if (b >= 0 && refs[b]++ == 0) cur += size[b];
+    }
+    bufs[s] = std::move(ids);
+  };
+  auto drop = [&](int s) {
+    for (int b : bufs[s]) {
+      if (b >= 0 && --refs[b] == 0) cur -= size[b];
+    }
+    bufs[s].clear();
+  };
+  for (const Instr& in : instrs) {
+    switch (in.kind) {
+      case Kind::kParam:
+      case Kind::kData:
+      case Kind::kConst:
+        hold(in.outputs[0], {-1});
+        break;
+      case Kind::kCombine: {
+        std::vector<int> all;
+        for (int s : in.inputs) all.insert(all.end(), bufs[s].begin(), bufs[s].end());
+        hold(in.outputs[0], all);
+        break;
+      }
+      case Kind::kSplit:
+        for (size_t j = 0; j < in.outputs.size(); ++j) {
+          const auto& src = bufs[in.inputs[0]];
+          hold(in.outputs[j], j < src.size() ? std::vector<int>{src[j]} : src);
+        }
+        break;
+      case Kind::kOutput:
+        break;
+      case Kind::kTransfer:
+        hold(in.outputs[0], bufs[in.inputs[0]]);
+        break;
+      case Kind::kOp:
+        for (size_t j = 0; j < in.outputs.size(); ++j) {
+          if (in.view && !in.inputs.empty() && in.inputs[0] >= 0) {
+            hold(in.outputs[j], bufs[in.inputs[0]]);
+            continue;
+          }
+          if (in.out_bytes[j] < 0) {
+            planned = -1;
+            return;
+          }
+          size.push_back(in.out_bytes[j]);
+          refs.push_back(0);
+          hold(in.outputs[j], {static_cast<int>(size.size()) - 1});
+        }
+        break;
+    }
+    planned = std::max(planned, cur);
+    for (int s : in.inputs) {
+      if (s >= 0 && --left[s] == 0) drop(s);
+    }
+    for (int s : in.outputs) {
+      if (uses[s] == 0) drop(s);
+    }
+  }
+}
+
+void Executor::Impl::retain(const std::vector<DenseTensor>& ts) {
+  std::lock_guard<std::mutex> lock(mem_mu);
+  for (const DenseTensor& t : ts) {
+    const Storage* st = t.storage().get();
+    if (!st || persistent.count(st)) continue;
+    if (live[st]++ == 0) {
+      live_bytes += static_cast<int64_t>(st->nbytes());
+      peak = std::max(peak, live_bytes);
+    }
+  }
+}
+
+void Executor::Impl::release_slot(int s) {
+  std::vector<DenseTensor> ts = std::move(slots[s].ts);
+  slots[s].ts.clear();
+  std::lock_guard<std::mutex> lock(mem_mu);
+  for (const DenseTensor& t : ts) {
+    const Storage* st = t.storage().get();
+    auto it = st ? live.find(st) : live.end();
+    if (it == live.end()) continue;
+    if (--it->second == 0) {
+      live_bytes -= static_cast<int64_t>(st->nbytes());
+      live.erase(it);
+    }
+  }
+  // `ts` goes out of scope here: the buffers return to the caching allocator.
+}
+
+void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
+  switch (in.kind) {
+    case Kind::kParam:
+      slots[in.outputs[0]].ts = {params[in.index].dense()};
+      break;
+    case Kind::kData: {
+      const DenseTensor& f = feeds[in.index];
+      auto t = in.data_type;
+      bool ok = f.dtype() == br::from_ir(t.dtype()) && f.rank() == t.rank();
+      for (int i = 0; ok && i < f.rank(); ++i) {
+        ok = t.shape()[i] == ir::kDynamic || t.shape()[i] == f.dim(i);
+      }
+      SKIFF_ENFORCE(ok, kInvalidArgument, "executor", str("feed ", in.index),
+                    str("a tensor of ", ir::to_string(t)),
+                    str(dtype_name(f.dtype()), " ", f.dims()));
+      slots[in.outputs[0]].ts = {f};
+      break;
+    }
+    case Kind::kConst:
+      slots[in.outputs[0]].ts = {in.constant};
+      break;
+    case Kind::kCombine: {
+      std::vector<DenseTensor> all;
+      for (int s : in.inputs) all.insert(all.end(), slots[s].ts.begin(), slots[s].ts.end());
+      retain(all);
+      slots[in.outputs[0]].ts = std::move(all);
+      break;
+    }
+    case Kind::kSplit: {
+      const auto& src = slots[in.inputs[0]].ts;
+      SKIFF_ENFORCE(src.size() == in.outputs.size(), kInvalidArgument, "executor", "builtin.split",
+                    str(in.outputs.size(), " tensors"), src.size());
+      for (size_t j = 0; j < in.outputs.size(); ++j) {
+        retain({src[j]});
+        slots[in.outputs[j]].ts = {src[j]};
+      }
+      break;
+    }
+    case Kind::kOutput:
+      results[in.index] = slots[in.inputs[0]].ts.at(0);
+      break;
+    case Kind::kTransfer:
+      retain(slots[in.inputs[0]].ts);
+      slots[in.outputs[0]].ts = slots[in.inputs[0]].ts;
+      break;
+    case Kind::kOp: {
+      for (size_t k = 0; k < in.inputs.size(); ++k) {
+        if (in.inputs[k] < 0) {
+          in.boxed.tensors[k].clear();
+        } else {
+          in.boxed.tensors[k] = slots[in.inputs[k]].ts;
+        }
+      }
+      std::optional<ops::ScopedBackend> scoped;
+      if (in.backend) scoped.emplace(*in.backend);
+      ops::BoxedOutputs outs = in.fn(*in.schema, in.boxed);
+      for (auto& list : in.boxed.tensors) list.clear();  // drop references: frees stay timely
+      for (size_t j = 0; j < in.outputs.size(); ++j) {
+        retain(outs[j]);
+        slots[in.outputs[j]].ts = std::move(outs[j]);
+      }
+      break;
+    }
+  }
+}
+
+// Releases what `in` was the last user of, and its outputs nobody uses.
+void Executor::Impl::finish(const Instr& in) {
+  for (int s : in.inputs) {
+    if (s >= 0 && remaining[s].fetch_sub(1) == 1) release_slot(s);
+  }
+  for (int s : in.outputs) {
+    if (uses[s] == 0) release_slot(s);
+  }
+}
+
+void Executor::Impl::run_sequential(const std::vector<DenseTensor>& feeds) {
+  for (Instr& in : instrs) {
+    execute(in, feeds);
+    finish(in);
+  }
+}
+
+void Executor::Impl::run_parallel(const std::vector<DenseTensor>& feeds) {
+  std::unique_ptr<std::atomic<int>[]> deps(new std::atomic<int>[instrs.size()]);
+  std::vector<int> ready;
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    deps[i] = instrs[i].num_deps;
+    if (instrs[i].num_deps == 0) ready.push_back(static_cast<int>(i));
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t done = 0;
+  std::exception_ptr error;
+  auto worker = [&] {
+    while (true) {
+      int i;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return !ready.empty() || done == instrs.size() || error; });
+        if (done == instrs.size() || error) return;
+        i = ready.back();
+        ready.pop_back();
+      }
+      Instr& in = instrs[i];
+      try {
+        execute(in, feeds);
+        finish(in);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        cv.notify_all();
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      ++done;
+      for (int s : in.successors) {
+        if (deps[s].fetch_sub(1) == 1) ready.push_back(s);
+      }
+      cv.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, options.num_threads); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+Executor::Executor(const jit::CapturedProgram& p, ExecutorOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->build(p);
+  impl_->plan();
+}
+
+Executor::~Executor() = default;
+
+std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
+  Impl& m = *impl_;
+  SKIFF_ENFORCE(feeds.size() == m.num_feeds, kInvalidArgument, "executor", "feeds",
+                str(m.num_feeds, " tensors (one per program input)"), feeds.size());
+  m.slots.assign(m.num_slots, Slot{});
+  m.remaining.reset(new std::atomic<int>[m.num_slots]);
+  for (size_t s = 0; s < m.num_slots; ++s) m.remaining[s] = m.uses[s];
+  m.results.assign(m.num_outputs, DenseTensor());
+  m.persistent.clear();
+  for (const DenseTensor& f : feeds) m.persistent.insert(f.storage().get());
+  for (const Tensor& p : m.params) m.persistent.insert(p.dense().storage().get());
+  for (const Instr& in : m.instrs) {
+    if (in.kind == Kind::kConst) m.persistent.insert(in.constant.storage().get());
+  }
+  m.live.clear();
+  m.live_bytes = m.peak = 0;
+  if (m.options.parallel) {
+    m.run_parallel(feeds);
+  } else {
+    m.run_sequential(feeds);
+  }
+  m.slots.clear();
+  for (auto& [k, param] : m.updates) param.mutable_dense().copy_from(m.results[k]);
+  return std::move(m.results);
+}
+
+size_t Executor::num_instructions() const { return impl_->instrs.size(); }
+int64_t Executor::planned_peak_bytes() const { return impl_->planned; }
+int64_t Executor::measured_peak_bytes() const { return impl_->peak; }
+
+}  // namespace skiff::executor

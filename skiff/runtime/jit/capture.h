@@ -1,0 +1,97 @@
+// to_static for C++ callables: run a function once on symbolic tensors through the ordinary op
+// API and keep the IR program it builds (see docs/ARCHITECTURE.md "Static graph").
+//
+//   jit::StaticFunction f = jit::to_static(
+//       [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{model(in[0])}; },
+//       {jit::InputSpec{{-1, 784}, DType::kFloat32, "x"}});
+//   std::vector<Tensor> out = f({x});               // runs the program with the executor
+//
+// Dense tensors a captured function touches (weights, buffers, closures) become
+// builtin.parameter ops bound to those tensors, so a run always reads their current data.
+// Inside a capture, jit::gradients appends the backward program with the eager VJP rules.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "skiff/core/tensor.h"
+#include "skiff/ir/core/builder.h"
+#include "skiff/ir/core/program.h"
+#include "skiff/runtime/jit/capture_state.h"
+
+namespace skiff::jit {
+
+/// Paddle's InputSpec: shape with -1 (None) for dims known only at run time, dtype, name.
+struct InputSpec {
+  std::vector<int64_t> shape;
+  DType dtype = DType::kFloat32;
+  std::string name;
+};
+
+/// A captured program and what binds it to the world: inputs (op.data names, in order),
+/// parameters (builtin.parameter name -> tensor), outputs (builtin.shadow_output names, in
+/// order), and parameter updates (outputs whose values are written back into parameters after
+/// each run: an optimizer step captured into the program).
+struct CapturedProgram {
+  std::shared_ptr<ir::IrContext> context;
+  std::unique_ptr<ir::Program> program;
+  std::vector<std::string> inputs;
+  std::vector<std::pair<std::string, Tensor>> params;
+  std::vector<std::string> outputs;
+  std::vector<std::pair<std::string, Tensor>> updates;  // output name -> parameter to overwrite
+};
+
+/// The active capture on this thread (RAII); nested scopes are not allowed.
+class CaptureScope {
+ public:
+  explicit CaptureScope(std::shared_ptr<ir::IrContext> ctx);
+  ~CaptureScope();
+  CaptureScope(const CaptureScope&) = delete;
+  CaptureScope& operator=(const CaptureScope&) = delete;
+
+  static CaptureScope* current() { return detail::t_capture; }
+  ir::IrContext* context() const { return ctx_.get(); }
+  ir::Builder& builder() { return builder_; }
+
+  /// An op.data input of the program.
+  Tensor input(const InputSpec& spec);
+  /// The IR value of `t`: its own for a symbolic tensor, else the parameter bound to it
+  /// (created on first use).
+  ir::Value value_of(const Tensor& t);
+  /// Wraps an IR value as a symbolic tensor.
+  Tensor wrap(ir::Value v);
+  /// Marks `t` as the program output `name`.
+  void output(const Tensor& t, const std::string& name);
+  /// After each run, the output `value` is copied into the dense tensor `param`.
+  void update(const Tensor& param, const Tensor& value);
+  /// Ends the capture and hands over the program.
+  CapturedProgram finish();
+
+ private:
+  std::shared_ptr<ir::IrContext> ctx_;
+  std::unique_ptr<ir::Program> program_;
+  ir::Builder builder_;
+  CapturedProgram result_;
+  std::unordered_map<const TensorImpl*, ir::Value> params_;
+  CaptureScope* previous_ = nullptr;
+};
+
+/// Gradients of `outputs` with respect to `inputs` (symbolic tensors or parameters), appended
+/// to the program being captured by running the eager VJP rules on symbolic tensors
+/// (paddle.static.gradients). The result is differentiable again (higher orders).
+std::vector<Tensor> gradients(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                              const std::vector<Tensor>& grad_outputs = {});
+
+/// Inside a capture: after each run of the program, `value` is written into the dense tensor
+/// `param` (an optimizer step captured with the forward and backward passes).
+void update_parameter(const Tensor& param, const Tensor& value);
+
+using Function = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+
+/// Captures `fn` on symbolic inputs of `specs`; its results become the outputs out0, out1, ...
+CapturedProgram capture(const Function& fn, const std::vector<InputSpec>& specs);
+
+}  // namespace skiff::jit

@@ -1,0 +1,85 @@
+#include "skiff/runtime/jit/static_function.h"
+
+#include "skiff/base/error.h"
+#include "skiff/ir/passes/pass.h"
+#include "skiff/ops/ir/lower_to_kernel.h"
+
+namespace skiff::jit {
+
+namespace {
+bool matches(const std::vector<InputSpec>& specs, const std::vector<Tensor>& inputs) {
+  if (specs.size() != inputs.size()) return false;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const InputSpec& s = specs[i];
+    const Tensor& t = inputs[i];
+    if (t.dtype() != s.dtype || t.rank() != static_cast<int>(s.shape.size())) return false;
+    for (int d = 0; d < t.rank(); ++d) {
+      if (s.shape[d] != -1 && s.shape[d] != t.dims()[d]) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+StaticFunction::StaticFunction(Function fn, std::vector<InputSpec> specs,
+                               executor::ExecutorOptions options)
+    : fn_(std::move(fn)), specs_(std::move(specs)), options_(options) {}
+
+std::vector<Tensor> StaticFunction::operator()(const std::vector<Tensor>& inputs) {
+  for (const Tensor& t : inputs) {
+    SKIFF_ENFORCE(t.is_dense(), kInvalidArgument, "to_static", "inputs", "dense tensors",
+                  "a symbolic tensor");
+  }
+  Entry* e = nullptr;
+  for (auto& c : entries_) {
+    if (matches(c->specs, inputs)) e = c.get();
+  }
+  if (!e) {
+    auto entry = std::make_unique<Entry>();
+    if (!specs_.empty() && specs_.size() == inputs.size()) {
+      entry->specs = specs_;
+      for (size_t i = 0; i < specs_.size(); ++i) {
+        if (entry->specs[i].name.empty()) entry->specs[i].name = str("input", i);
+      }
+    }
+    if (!matches(entry->specs, inputs)) {
+      entry->specs.clear();
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        entry->specs.push_back({inputs[i].shape(), inputs[i].dtype(), str("input", i)});
+      }
+    }
+    entry->program = capture(fn_, entry->specs);
+    // The pipeline of docs/ARCHITECTURE.md: capture -> (optimization passes) -> kernel dialect.
+    ir::PassManager pm(entry->program.context.get());
+    pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+    pm.run(*entry->program.program);
+    entry->exec = std::make_unique<executor::Executor>(entry->program, options_);
+    entries_.push_back(std::move(entry));
+    e = entries_.back().get();
+  }
+  last_ = e;
+  std::vector<DenseTensor> feeds;
+  feeds.reserve(inputs.size());
+  for (const Tensor& t : inputs) feeds.push_back(t.dense());
+  std::vector<DenseTensor> out = e->exec->run(feeds);
+  // The function's results, without the parameter updates it captured.
+  std::vector<Tensor> result;
+  const CapturedProgram& p = e->program;
+  for (size_t k = 0; k < out.size(); ++k) {
+    bool update = false;
+    for (const auto& u : p.updates) update = update || u.first == p.outputs[k];
+    if (!update) result.emplace_back(std::move(out[k]));
+  }
+  return result;
+}
+
+const CapturedProgram& StaticFunction::last_program() const {
+  SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
+  return last_->program;
+}
+const executor::Executor& StaticFunction::last_executor() const {
+  SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
+  return *last_->exec;
+}
+
+}  // namespace skiff::jit

@@ -1,0 +1,48 @@
+// to_static: a callable that captures its function once per input signature, lowers the program
+// to the kernel dialect, and runs it with the executor afterwards (paddle.jit.to_static for C++
+// callables).
+// Guards: the dtype and dims of every input, where a -1 in the InputSpec matches any size; a
+// call that matches no cached program captures again (num_captures() counts them).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "skiff/runtime/executor/executor.h"
+#include "skiff/runtime/jit/capture.h"
+
+namespace skiff::jit {
+
+class StaticFunction {
+ public:
+  /// Without specs, each new input signature (exact dims) is captured on its own.
+  StaticFunction(Function fn, std::vector<InputSpec> specs = {},
+                 executor::ExecutorOptions options = {});
+
+  std::vector<Tensor> operator()(const std::vector<Tensor>& inputs);
+
+  int num_captures() const { return static_cast<int>(entries_.size()); }
+  /// The program captured for the most recent call.
+  const CapturedProgram& last_program() const;
+  const executor::Executor& last_executor() const;
+
+ private:
+  struct Entry {
+    std::vector<InputSpec> specs;
+    CapturedProgram program;
+    std::unique_ptr<executor::Executor> exec;
+  };
+  Function fn_;
+  std::vector<InputSpec> specs_;
+  executor::ExecutorOptions options_;
+  std::vector<std::unique_ptr<Entry>> entries_;
+  Entry* last_ = nullptr;
+};
+
+/// paddle.jit.to_static over a C++ callable.
+inline StaticFunction to_static(Function fn, std::vector<InputSpec> specs = {},
+                                executor::ExecutorOptions options = {}) {
+  return StaticFunction(std::move(fn), std::move(specs), options);
+}
+
+}  // namespace skiff::jit
