@@ -149,7 +149,9 @@ def test_backward_torch(case):
 def test_forward_float32(case):
     """The common dtype through the Python path: float32 inputs against the float64 result."""
     arrays = _inputs(case)
-    if not any(_is_float(a) for a in arrays) or case.op in ("cast", "dropout"):
+    # Random ops draw differently per dtype (one Philox value per float32, two per float64).
+    if not any(_is_float(a) for a in arrays) or case.op in ("cast", "dropout", "uniform_inplace",
+                                                            "gaussian_inplace"):
         pytest.skip("no float input")
     want = _flat(_run(case, [skiff.to_tensor(a) for a in arrays]))
     got = _flat(_run(case, [skiff.to_tensor(a.astype(np.float32) if _is_float(a) else a)

@@ -9,6 +9,7 @@
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ops/generated/api.h"
+#include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/ops/kernel_registry.h"
 #include "skiff/runtime/eager/autograd_meta.h"
@@ -48,6 +49,10 @@ TEST(StaticCapture, EveryOpMatchesEager) {
   int checked = 0;
   for (const auto& [name, info] : OpDb::get().infos()) {
     const ops::OpSchema& s = ops::op_schema(name);
+    // In-place-only ops (the fused optimizer updates) wait for in-place capture, which errors
+    // clearly today (StaticCapture tests that message).
+    const ops::InplaceInfo* inplace = ops::inplace_info(s.id);
+    if (inplace && inplace->api == name) continue;
     const DType dtype = tested_dtype(s);
     for (size_t k = 0; k < info.samples.size(); ++k) {
       const std::string where = str(name, " sample ", k, " ", dtype);
