@@ -1049,16 +1049,7 @@ def gen_api_fn_inplace(op):
         for b in peers:
             old[b.name] = (f"({b.name}.impl() == {src}.impl() && {src}_old.defined() ? "
                            f"{src}_old : {b.name})")
-    call = []
-    for a in op.args:
-        if a.kind == "kTensor":
-            call.append(f"{a.name}.dense()")
-        elif a.kind == "kTensorList":
-            call.append(f"unwrap({a.name})")
-        elif a.kind == "kOptionalTensor":
-            call.append(f"({a.name} ? &{a.name}->dense() : nullptr)")
-        else:
-            call.append(a.name)
+    call = dense_call_args(op)
     res = f"ops::dense::{name}({', '.join(call)})"
     if len(op.outputs) == 1:
         o = op.outputs[0]
@@ -1095,10 +1086,8 @@ def gen_api_fn_inplace(op):
     return "\n".join(L)
 
 
-def gen_api_fn(op):
-    L = []
-    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
-    L.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)}) {{")
+def dense_call_args(op):
+    """The Tensor API's arguments as the dense API takes them."""
     call = []
     for a in op.args:
         if a.kind == "kTensor":
@@ -1109,6 +1098,14 @@ def gen_api_fn(op):
             call.append(f"({a.name} ? &{a.name}->dense() : nullptr)")
         else:
             call.append(a.name)
+    return call
+
+
+def gen_api_fn(op):
+    L = []
+    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
+    L.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)}) {{")
+    call = dense_call_args(op)
     res = f"ops::dense::{op.name}({', '.join(call)})"
     # Outputs as Tensors: captured as IR ops while a function is captured (skiff/runtime/jit),
     # else computed now. Autograd recording below is the same for both.
