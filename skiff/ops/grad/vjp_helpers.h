@@ -107,9 +107,9 @@ Tensor scatter_updates_grad(const Tensor& grad, const Tensor& index, const Tenso
 /// The gradient of pool2d_grad with respect to its out_grad: average pooling again (a clear
 /// Unimplemented error for max pooling).
 Tensor pool2d_double_grad(const Tensor& grad, const std::vector<int64_t>& kernel_size,
-                          const std::vector<int64_t>& strides,
-                          const std::vector<int64_t>& paddings, bool ceil_mode, bool exclusive,
-                          const std::string& data_format, const std::string& pooling_type,
-                          bool global_pooling, bool adaptive, const std::string& padding_algorithm);
+                          const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,
+                          bool ceil_mode, bool exclusive, const std::string& data_format,
+                          const std::string& pooling_type, bool global_pooling, bool adaptive,
+                          const std::string& padding_algorithm);
 
 }  // namespace skiff

@@ -2,11 +2,12 @@
 // or lowered to the kernel dialect (lower-to-kernel). It turns a program into an instruction list
 // once: each op.* op or kernel.call becomes a boxed kernel call with its attributes unboxed in
 // advance (a kernel.call under its key's backend); parameters, constants, inputs, combine/split,
-// transfers and outputs become slot moves. Every value has a reference count (its uses); a buffer is released right after its
-// last use, so memory stays bounded on long chains, and reused through the caching allocator.
-// The planned peak (from static shapes, before running) and the measured peak (live buffers of
-// the last run) are reported. Sequential mode runs program order; parallel mode runs independent
-// instructions on a thread pool (random ops keep their program order, so results are the same).
+// transfers and outputs become slot moves. Every value has a reference count (its uses); a buffer
+// is released right after its last use, so memory stays bounded on long chains, and reused through
+// the caching allocator. The planned peak (from static shapes, before running) and the measured
+// peak (live buffers of the last run) are reported. Sequential mode runs program order; parallel
+// mode runs independent instructions on a thread pool (random ops keep their program order, so
+// results are the same).
 #pragma once
 
 #include <cstdint>
