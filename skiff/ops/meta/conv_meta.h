@@ -29,6 +29,21 @@ Window2d conv2d_window(std::string_view op, const Dims& input, const Dims& filte
                        const std::string& padding_algorithm, const std::vector<int64_t>& dilations,
                        int64_t groups, const std::string& data_format);
 
+/// Element strides (n, c, h, w) of a contiguous NCHW or NHWC tensor with c channels of h x w.
+struct LayoutStrides {
+  int64_t n, c, h, w;
+};
+inline LayoutStrides layout_strides(bool nhwc, int64_t c, int64_t h, int64_t w) {
+  return nhwc ? LayoutStrides{h * w * c, 1, w * c, c} : LayoutStrides{c * h * w, h * w, w, 1};
+}
+
+/// Storage offset of element (n, c, h, w) of a strided 4-D tensor in NCHW or NHWC layout.
+inline int64_t offset_4d(const Dims& strides, bool nhwc, int64_t n, int64_t c, int64_t h,
+                         int64_t w) {
+  return nhwc ? n * strides[0] + h * strides[1] + w * strides[2] + c * strides[3]
+              : n * strides[0] + c * strides[1] + h * strides[2] + w * strides[3];
+}
+
 /// pool2d geometry (oc == c). For adaptive pooling kernel_size is the output size.
 Window2d pool2d_window(std::string_view op, const Dims& x, const std::vector<int64_t>& kernel_size,
                        const std::vector<int64_t>& strides, const std::vector<int64_t>& paddings,

@@ -18,18 +18,10 @@ namespace skiff::ops {
 
 namespace {
 
-// Element strides (n, c, h, w) of a contiguous NCHW or NHWC tensor.
-struct Strides4 {
-  int64_t n, c, h, w;
-};
-Strides4 layout_strides(bool nhwc, int64_t c, int64_t h, int64_t w) {
-  return nhwc ? Strides4{h * w * c, 1, w * c, c} : Strides4{c * h * w, h * w, w, 1};
-}
-
 // Direct convolution for float64: parallel over (n, oc, oh) output rows.
 void conv2d_direct_f64(const meta::Window2d& g, const double* in, const double* f, double* out) {
-  const Strides4 si = layout_strides(g.nhwc, g.c, g.h, g.w);
-  const Strides4 so = layout_strides(g.nhwc, g.oc, g.oh, g.ow);
+  const meta::LayoutStrides si = meta::layout_strides(g.nhwc, g.c, g.h, g.w);
+  const meta::LayoutStrides so = meta::layout_strides(g.nhwc, g.oc, g.oh, g.ow);
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups;
   const int64_t rows = g.n * g.oc * g.oh;
   const int64_t grain =

@@ -16,19 +16,12 @@ namespace skiff::ops {
 
 namespace {
 
-struct Strides4 {
-  int64_t n, c, h, w;
-};
-Strides4 layout_strides(bool nhwc, int64_t c, int64_t h, int64_t w) {
-  return nhwc ? Strides4{h * w * c, 1, w * c, c} : Strides4{c * h * w, h * w, w, 1};
-}
-
 // Direct gradients in float64: the input's parallel over images, the filter's over output
 // channels (each task owns the elements it accumulates into).
 void conv2d_grad_direct_f64(const meta::Window2d& g, const double* in, const double* f,
                             const double* go, double* gi, double* gf) {
-  const Strides4 si = layout_strides(g.nhwc, g.c, g.h, g.w);
-  const Strides4 so = layout_strides(g.nhwc, g.oc, g.oh, g.ow);
+  const meta::LayoutStrides si = meta::layout_strides(g.nhwc, g.c, g.h, g.w);
+  const meta::LayoutStrides so = meta::layout_strides(g.nhwc, g.oc, g.oh, g.ow);
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups;
   std::fill(gi, gi + g.n * g.c * g.h * g.w, 0.0);
   std::fill(gf, gf + g.oc * cg * g.kh * g.kw, 0.0);
@@ -128,8 +121,8 @@ void pool2d_grad_cpu(const KernelContext& ctx, const Pool2dGradArgs& a) {
   std::vector<C> acc(static_cast<size_t>(dx.numel()), C(0));
   const bool is_max = a.pooling_type == "max";
   const bool exclusive = a.exclusive || a.adaptive;
-  const Strides4 sx = layout_strides(g.nhwc, g.c, g.h, g.w);
-  const Strides4 so = layout_strides(g.nhwc, g.c, g.oh, g.ow);
+  const meta::LayoutStrides sx = meta::layout_strides(g.nhwc, g.c, g.h, g.w);
+  const meta::LayoutStrides so = meta::layout_strides(g.nhwc, g.c, g.oh, g.ow);
   auto window = [&](int64_t o, int64_t size, int64_t out_size, int64_t k, int64_t stride,
                     int64_t pad, int64_t* b, int64_t* e) {
     if (a.adaptive) {

@@ -16,9 +16,7 @@ using reference::set;
 namespace {
 // Storage offset of element (n, c, h, w) of a 4-D tensor in NCHW or NHWC layout.
 int64_t at(const DenseTensor& t, bool nhwc, int64_t n, int64_t c, int64_t h, int64_t w) {
-  const Dims& s = t.strides();
-  return nhwc ? n * s[0] + h * s[1] + w * s[2] + c * s[3]
-              : n * s[0] + c * s[1] + h * s[2] + w * s[3];
+  return meta::offset_4d(t.strides(), nhwc, n, c, h, w);
 }
 // Dense index of (n, c, h, w) in an accumulation buffer of the tensor's dims and layout.
 int64_t flat(bool nhwc, int64_t c_, int64_t h_, int64_t w_, int64_t n, int64_t c, int64_t h,
