@@ -2,6 +2,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/dialects/kernel.h"
 
 namespace skiff::ir {
 
@@ -12,8 +13,27 @@ CfDialect::CfDialect(IrContext* ctx) : Dialect(ctx, kName) {
 }
 
 namespace {
+// The tensor type of an unplaced or placed (kernel dialect, after lowering) value.
+TensorType tensor_of(Type t) {
+  if (auto p = t.dyn_cast<DenseTensorOnPlaceType>()) return p.tensor();
+  return t.dyn_cast<TensorType>();
+}
+}  // namespace
+
+bool flows_into(Type from, Type to) {
+  if (from == to) return true;
+  TensorType a = tensor_of(from), b = tensor_of(to);
+  if (!a || !b || a.dtype() != b.dtype() || a.rank() != b.rank()) return false;
+  if (from.isa<DenseTensorOnPlaceType>() != to.isa<DenseTensorOnPlaceType>()) return false;
+  for (int64_t i = 0; i < a.rank(); ++i) {
+    if (b.shape()[i] != kDynamic && b.shape()[i] != a.shape()[i]) return false;
+  }
+  return true;
+}
+
+namespace {
 void verify_cond(Operation* op, Value c) {
-  auto t = c ? c.type().dyn_cast<TensorType>() : TensorType();
+  auto t = c ? tensor_of(c.type()) : TensorType();
   SKIFF_ENFORCE(t && t.dtype() == DataType::kBool && t.numel() <= 1, kTypeError, op->describe(),
                 "cond", "a bool tensor with one element", c ? to_string(c.type()) : "null");
 }
@@ -27,7 +47,7 @@ void verify_yield(Operation* op, Block* b, std::span<const Type> types, size_t s
                 str("cf.yield of ", types.size() + skip, " values"), y->num_operands());
   for (size_t i = 0; i < types.size(); ++i) {
     Value v = y->operand(static_cast<uint32_t>(i + skip));
-    SKIFF_ENFORCE(v && v.type() == types[i], kTypeError, op->describe(),
+    SKIFF_ENFORCE(v && flows_into(v.type(), types[i]), kTypeError, op->describe(),
                   str(what, " yield #", i + skip), to_string(types[i]),
                   v ? to_string(v.type()) : "null");
   }
@@ -70,8 +90,13 @@ void WhileOp::verify(Operation* op) {
   std::vector<Type> types = op->result_types();
   std::vector<Type> init_types = op->operand_types();
   init_types.erase(init_types.begin());
-  SKIFF_ENFORCE(init_types == types, kTypeError, op->describe(), "results",
-                "the types of the loop-carried inits", "different types");
+  bool inits_fit = init_types.size() == types.size();
+  for (size_t i = 0; inits_fit && i < types.size(); ++i) {
+    inits_fit = flows_into(init_types[i], types[i]);
+  }
+  SKIFF_ENFORCE(inits_fit, kTypeError, op->describe(), "results",
+                "the types of the loop-carried inits (or those with dynamic dims)",
+                "different types");
   Block* body = op->region(0).front();
   SKIFF_ENFORCE(body->arg_types() == types, kTypeError, op->describe(), "body",
                 str("block arguments of the loop-carried types (", types.size(), ")"),

@@ -6,6 +6,8 @@
 //     ... cf.yield(%c1, %x2) : (tensor<bool>, tensor<2xf32>) -> ()
 //   }
 // The while body runs while the condition is true; its yield gives the next condition first.
+// Yielded values and inits may have more static shapes than the results they flow into
+// (flows_into); the executor runs both ops (see docs/ARCHITECTURE.md "Control flow").
 #pragma once
 
 #include <span>
@@ -15,6 +17,11 @@
 #include "skiff/ir/core/op_base.h"
 
 namespace skiff::ir {
+
+/// Whether a value of type `from` may flow into a slot of type `to` (a cf result, a block
+/// argument): the same type, or the same tensor dtype and rank where `to` leaves dims dynamic
+/// (branches of different shapes, a loop var that grows).
+bool flows_into(Type from, Type to);
 
 class CfDialect : public Dialect {
  public:

@@ -48,15 +48,25 @@ class LowerToKernelPass : public ir::Pass {
   LowerToKernelPass() : Pass("lower-to-kernel", 0) {}
   void run(ir::Operation* module) override {
     ir::IrContext* ctx = module->context();
-    ir::Block* block = module->region(0).front();
+    // Every op, nested ones too (regions of cf.if / cf.while), in program order.
     std::vector<ir::Operation*> ops;
-    for (ir::Operation* op = block->front(); op; op = op->next()) ops.push_back(op);
+    module->walk([&](ir::Operation* op) {
+      if (op != module) ops.push_back(op);
+    });
     ir::Builder b(ctx);
     int64_t calls = 0, casts = 0;
     for (ir::Operation* op : ops) {
       std::string_view name = op->name();
-      SKIFF_ENFORCE(op->num_regions() == 0, kUnimplemented, "lower-to-kernel", "op",
-                    "ops without regions (control flow lowering comes later)", op->describe());
+      if (op->num_regions() > 0) {
+        // Control flow stays; its results and block arguments become placed tensors.
+        for (ir::Value r : op->results()) r.set_type(placed(ctx, r.type()));
+        for (uint32_t i = 0; i < op->num_regions(); ++i) {
+          for (ir::Block* blk : op->region(i)) {
+            for (ir::Value a : blk->args()) a.set_type(placed(ctx, a.type()));
+          }
+        }
+        continue;
+      }
       if (name == ir::ConstantOp::kName) {
         b.set_insertion_point_after(op);
         b.set_loc(op->loc());

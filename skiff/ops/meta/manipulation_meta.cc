@@ -274,10 +274,13 @@ void concat_meta(std::string_view op, std::span<const TensorMeta> x, int64_t axi
     SKIFF_ENFORCE(x[i].dtype == f.dtype, kTypeError, op, str("x[", i, "]"),
                   str(f.dtype, " (the dtype of x[0])"), x[i].dtype);
     bool ok = x[i].dims.size() == f.dims.size();
-    for (int k = 0; ok && k < f.dims.size(); ++k) ok = k == a || x[i].dims[k] == f.dims[k];
+    for (int k = 0; ok && k < f.dims.size(); ++k) {
+      // A dynamic dim (-1, while capturing) matches any size.
+      ok = k == a || x[i].dims[k] == f.dims[k] || x[i].dims[k] < 0 || f.dims[k] < 0;
+    }
     SKIFF_ENFORCE(ok, kInvalidArgument, op, str("x[", i, "]"),
                   str("dims equal to x[0]'s ", f.dims, " except on axis ", a), x[i].dims);
-    d[a] += x[i].dims[a];
+    d[a] = d[a] < 0 || x[i].dims[a] < 0 ? -1 : d[a] + x[i].dims[a];
   }
   *out = {f.dtype, d};
 }

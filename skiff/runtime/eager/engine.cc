@@ -51,8 +51,8 @@ void accumulate(std::vector<Tensor>& slots, uint32_t index, const Tensor& g) {
 
 class GraphTask {
  public:
-  GraphTask(bool keep_graph, bool create_graph)
-      : keep_graph_(keep_graph), create_graph_(create_graph) {}
+  GraphTask(bool keep_graph, bool create_graph, bool stop_at_targets = false)
+      : keep_graph_(keep_graph), create_graph_(create_graph), stop_at_targets_(stop_at_targets) {}
 
   // Targets whose incoming gradient grad() returns: (node, forward output index).
   void add_capture(const Edge& e) { captures_.push_back(e); }
@@ -79,6 +79,8 @@ class GraphTask {
   // Finds every node reachable from the roots (iteratively), counts each node's incoming
   // edges, and, when capturing, marks only nodes that lead to a capture target as needed.
   void discover(const std::vector<Edge>& roots) {
+    std::unordered_set<GradNode*> targets;
+    for (const Edge& c : captures_) targets.insert(c.node.get());
     std::vector<GradNode*> stack;
     std::vector<GradNode*> order;  // discovery order, reversed later for post-order
     for (const Edge& r : roots) {
@@ -89,13 +91,12 @@ class GraphTask {
       GradNode* n = stack.back();
       stack.pop_back();
       order.push_back(n);
+      if (stop_at_targets_ && targets.count(n)) continue;  // nothing behind a target runs
       for (const Edge& e : n->next_edges()) {
         if (!e.valid()) continue;
         if (states_.emplace(e.node.get(), NodeState{}).second) stack.push_back(e.node.get());
       }
     }
-    std::unordered_set<GradNode*> targets;
-    for (const Edge& c : captures_) targets.insert(c.node.get());
     if (captures_.empty()) {
       for (auto& [n, st] : states_) st.needed = true;
     } else {
@@ -109,14 +110,15 @@ class GraphTask {
           if (st.needed) continue;
           bool needed = targets.count(*it) > 0;
           for (const Edge& e : (*it)->next_edges()) {
-            needed = needed || (e.valid() && states_[e.node.get()].needed);
+            if (needed) break;
+            needed = e.valid() && states_[e.node.get()].needed;
           }
           if (needed) st.needed = changed = true;
         }
       }
     }
     for (auto& [n, st] : states_) {
-      if (!st.needed) continue;
+      if (!st.needed || (stop_at_targets_ && targets.count(n))) continue;  // a target never runs
       for (const Edge& e : n->next_edges()) {
         if (e.valid() && states_[e.node.get()].needed) ++states_[e.node.get()].dependencies;
       }
@@ -144,7 +146,7 @@ class GraphTask {
     }
     // In grad() mode a target runs only if it leads to another target; leaves never accumulate.
     bool run_node = captures_.empty();
-    if (!run_node) {
+    if (!run_node && !(is_target && stop_at_targets_)) {
       for (const Edge& e : node->next_edges()) {
         run_node = run_node || (e.valid() && states_[e.node.get()].needed);
       }
@@ -188,6 +190,7 @@ class GraphTask {
 
   bool keep_graph_;
   bool create_graph_;
+  bool stop_at_targets_;
   std::unordered_map<GradNode*, NodeState> states_;
   std::vector<std::shared_ptr<GradNode>> keep_alive_;
   std::vector<Edge> captures_;
@@ -241,7 +244,7 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
                          const std::vector<Tensor>& grad_outputs, GradOptions options) {
   const auto roots = root_edges(outputs, "grad");
   const bool retain = options.retain_graph.value_or(options.create_graph);
-  GraphTask task(retain, options.create_graph);
+  GraphTask task(retain, options.create_graph, options.stop_at_inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     Edge e = gradient_edge(inputs[i]);
     SKIFF_ENFORCE(e.valid(), kPrecondition, "grad", str("inputs[", i, "]"),

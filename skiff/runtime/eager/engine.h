@@ -23,6 +23,10 @@ struct GradOptions {
   bool create_graph = false;
   /// Return undefined tensors for inputs the outputs do not depend on (else an error).
   bool allow_unused = false;
+  /// Treat the inputs as independent variables: a gradient does not flow through one input
+  /// into another that produced it, so each result counts only the paths that reach its input
+  /// without passing another input (partial derivatives; autodiff through cf.if uses it).
+  bool stop_at_inputs = false;
 };
 
 /// paddle.grad: the gradients of `outputs` with respect to `inputs`, without touching `.grad`.

@@ -13,6 +13,7 @@
 #include "skiff/ir/core/asm.h"
 #include "skiff/ir/core/dense_elements.h"
 #include "skiff/ir/dialects/builtin.h"
+#include "skiff/ir/dialects/cf.h"
 #include "skiff/ir/dialects/kernel.h"
 #include "skiff/ops/boxed.h"
 #include "skiff/ops/dispatch.h"
@@ -25,7 +26,19 @@ namespace br = ops::ir_bridge;
 
 namespace {
 
-enum class Kind { kParam, kData, kConst, kCombine, kSplit, kOutput, kTransfer, kOp };
+enum class Kind {
+  kParam,
+  kData,
+  kConst,
+  kCombine,
+  kSplit,
+  kOutput,
+  kTransfer,
+  kOp,
+  kIf,
+  kWhile,
+  kYield
+};
 
 // The tensor type of an unplaced or placed (kernel dialect) value.
 ir::TensorType tensor_of(ir::Type t) {
@@ -33,7 +46,13 @@ ir::TensorType tensor_of(ir::Type t) {
   return t.dyn_cast<ir::TensorType>();
 }
 
+struct Code;
+
 struct Instr {
+  Instr() = default;
+  Instr(Instr&&) = default;  // move-only (nested blocks)
+  Instr& operator=(Instr&&) = default;
+  Instr(const Instr&) = delete;
   Kind kind;
   std::string name;  // op name (errors) or output name
   const ops::OpSchema* schema = nullptr;
@@ -47,6 +66,11 @@ struct Instr {
   DenseTensor constant;            // kConst
   int index = 0;                   // parameter, feed or output index
   ir::TensorType data_type;        // kData: the declared type
+  // Control flow: cf.if has a then and an else block, cf.while its body. `inputs` are the cf
+  // op's operands, then the outer values its regions read (they stay alive until it finishes).
+  std::vector<std::unique_ptr<Code>> blocks;
+  const Code* owner = nullptr;  // the block this instruction belongs to
+  bool random = false;  // a random op, or a cf op with one inside (parallel mode orders them)
   // Scheduling (parallel mode).
   std::vector<int> successors;
   int num_deps = 0;
@@ -56,11 +80,50 @@ struct Slot {
   std::vector<DenseTensor> ts;
 };
 
+// The instructions of one block. Slots defined in it (op results, block arguments) are its
+// `locals`: their use counts cover uses in this block only (a nested cf op counts as one use of
+// each outer value its regions read), so they are reset and released per run of the block.
+struct Code {
+  std::vector<Instr> instrs;
+  std::vector<int> locals;
+  std::vector<int> args;                          // block argument slots (cf.while body)
+  std::vector<std::vector<DenseTensor>> yielded;  // what its cf.yield gave on the last run
+};
+
+// Values used inside `op`'s regions but defined outside it, in first-use order.
+std::vector<ir::Value> captured_values(ir::Operation* op) {
+  std::vector<ir::Value> out;
+  std::unordered_set<const void*> seen;
+  op->walk([&](ir::Operation* inner) {
+    if (inner == op) return;
+    for (ir::Value v : inner->operands()) {
+      if (!v) continue;
+      ir::Operation* def = v.defining_op();
+      ir::Block* b = v.parent_block();
+      bool inside =
+          def ? def->is_inside(op) : (b && b->parent_op() && b->parent_op()->is_inside(op));
+      if (!inside && seen.insert(v.impl()).second) out.push_back(v);
+    }
+  });
+  return out;
+}
+
+// Reads the bool scalar of a cf condition.
+bool truth(const std::vector<DenseTensor>& ts, const char* op) {
+  SKIFF_ENFORCE(
+      ts.size() == 1 && ts[0].numel() == 1 && ts[0].dtype() == DType::kBool, kInvalidArgument,
+      "executor", op, "a bool condition with one element",
+      ts.empty() ? std::string("nothing") : str(dtype_name(ts[0].dtype()), " ", ts[0].dims()));
+  DenseTensor c = ts[0].contiguous();
+  return *static_cast<const bool*>(c.raw_data());
+}
+
 }  // namespace
 
 struct Executor::Impl {
-  std::vector<Instr> instrs;
-  std::vector<int> uses;  // per slot: operand occurrences
+  Code top;                       // the program's block
+  std::vector<const Code*> home;  // per slot: the block defining it
+  std::vector<int> uses;          // per slot: operand occurrences in that block
   size_t num_slots = 0, num_feeds = 0, num_outputs = 0;
   std::vector<Tensor> params;
   std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
@@ -77,8 +140,15 @@ struct Executor::Impl {
   int64_t live_bytes = 0, peak = 0;
 
   void build(const jit::CapturedProgram& p);
+  void build_code(ir::Block* block, Code& code, std::unordered_map<const void*, int>& slot_of,
+                  const std::unordered_map<std::string, Tensor>& bound);
+  void count_uses(const Code& code);
   void plan();
   void execute(Instr& in, const std::vector<DenseTensor>& feeds);
+  void run_block(Code& code, const std::vector<DenseTensor>& feeds);
+  void run_if(Instr& in, const std::vector<DenseTensor>& feeds);
+  void run_while(Instr& in, const std::vector<DenseTensor>& feeds);
+  void set_slot(int s, std::vector<DenseTensor> ts);
   void retain(const std::vector<DenseTensor>& ts);
   void release_slot(int s);
   void finish(const Instr& in);
@@ -88,17 +158,63 @@ struct Executor::Impl {
 
 void Executor::Impl::build(const jit::CapturedProgram& p) {
   std::unordered_map<const void*, int> slot_of;
+  std::unordered_map<std::string, Tensor> bound(p.params.begin(), p.params.end());
+  build_code(p.program->block(), top, slot_of, bound);
+  uses.assign(num_slots, 0);
+  count_uses(top);
+  // Dependencies: producers of the inputs, and program order among random ops (the generator
+  // is consumed in the same order as in sequential mode).
+  std::vector<Instr>& instrs = top.instrs;
+  std::vector<int> producer(num_slots, -1);
+  int last_random = -1;
+  for (size_t i = 0; i < instrs.size(); ++i) {
+    Instr& in = instrs[i];
+    std::unordered_set<int> deps;
+    for (int s : in.inputs) {
+      if (s >= 0 && producer[s] >= 0) deps.insert(producer[s]);
+    }
+    if (in.random) {
+      if (last_random >= 0) deps.insert(last_random);
+      last_random = static_cast<int>(i);
+    }
+    for (int d : deps) instrs[d].successors.push_back(static_cast<int>(i));
+    in.num_deps = static_cast<int>(deps.size());
+    for (int s : in.outputs) producer[s] = static_cast<int>(i);
+  }
+  for (const auto& [name, param] : p.updates) {
+    size_t k = std::find(p.outputs.begin(), p.outputs.end(), name) - p.outputs.begin();
+    SKIFF_ENFORCE(k < p.outputs.size(), kNotFound, "executor", "update", "a program output", name);
+    updates.emplace_back(k, param);
+  }
+}
+
+// Each slot's uses in the block that defines it.
+void Executor::Impl::count_uses(const Code& code) {
+  for (const Instr& in : code.instrs) {
+    for (int s : in.inputs) {
+      if (s >= 0 && home[s] == &code) ++uses[s];
+    }
+    for (const auto& sub : in.blocks) count_uses(*sub);
+  }
+}
+
+void Executor::Impl::build_code(ir::Block* block, Code& code,
+                                std::unordered_map<const void*, int>& slot_of,
+                                const std::unordered_map<std::string, Tensor>& bound) {
   auto new_slot = [&](ir::Value v) {
     int s = static_cast<int>(num_slots++);
     slot_of[v.impl()] = s;
+    home.push_back(&code);
+    code.locals.push_back(s);
     return s;
   };
   auto slot = [&](ir::Value v) { return v ? slot_of.at(v.impl()) : -1; };
-  std::unordered_map<std::string, Tensor> bound(p.params.begin(), p.params.end());
-  for (ir::Operation* op = p.program->block()->front(); op; op = op->next()) {
+  for (ir::Value a : block->args()) code.args.push_back(new_slot(a));
+  for (ir::Operation* op = block->front(); op; op = op->next()) {
     Instr in;
     in.name = std::string(op->name());
     std::string_view name = op->name();
+    std::vector<ir::Value> operands = op->operands();
     if (name == ir::ParameterOp::kName) {
       const std::string& pname = ir::ParameterOp(op).param_name();
       auto it = bound.find(pname);
@@ -123,6 +239,11 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
       SKIFF_ENFORCE(op->attr_of<ir::StrAttr>("dst_place").value() == "cpu", kUnimplemented,
                     "executor", "kernel.transfer", "a transfer to cpu", op->describe());
       in.kind = Kind::kTransfer;
+    } else if (name == ir::IfOp::kName || name == ir::WhileOp::kName) {
+      in.kind = name == ir::IfOp::kName ? Kind::kIf : Kind::kWhile;
+      for (ir::Value v : captured_values(op)) operands.push_back(v);
+    } else if (name == ir::YieldOp::kName) {
+      in.kind = Kind::kYield;
     } else if (name == ir::KernelCallOp::kName) {
       ir::KernelCallOp call(op);
       const std::string op_name = call.op_name();
@@ -142,51 +263,29 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
     } else {
       in.schema = br::schema_of(op);
       SKIFF_ENFORCE(in.schema != nullptr && op->num_regions() == 0, kUnimplemented, "executor",
-                    "op", "an op with a kernel (control flow and fused ops come later)",
-                    op->describe());
+                    "op", "an op with a kernel (fused ops come later)", op->describe());
       in.kind = Kind::kOp;
       in.fn = ops::boxed_fn(in.schema->id);
       in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
       in.boxed.tensors.resize(op->num_operands());
       in.view = in.schema->is_view;
     }
-    for (uint32_t i = 0; i < op->num_operands(); ++i) in.inputs.push_back(slot(op->operand(i)));
+    in.owner = &code;
+    in.random = in.schema && in.schema->is_random;
+    for (ir::Value v : operands) in.inputs.push_back(slot(v));
+    // Regions before results: their values are defined before the op's results exist.
+    for (uint32_t r = 0; r < op->num_regions(); ++r) {
+      in.blocks.push_back(std::make_unique<Code>());
+      build_code(op->region(r).front(), *in.blocks.back(), slot_of, bound);
+      for (const Instr& inner : in.blocks.back()->instrs) in.random = in.random || inner.random;
+    }
     for (uint32_t j = 0; j < op->num_results(); ++j) {
       in.outputs.push_back(new_slot(op->result(j)));
       auto t = tensor_of(op->result_type(j));
       in.out_bytes.push_back(
           t && !t.is_dynamic() ? t.numel() * static_cast<int64_t>(ir::dtype_size(t.dtype())) : -1);
     }
-    instrs.push_back(std::move(in));
-  }
-  uses.assign(num_slots, 0);
-  for (const Instr& in : instrs) {
-    for (int s : in.inputs) {
-      if (s >= 0) ++uses[s];
-    }
-  }
-  // Dependencies: producers of the inputs, and program order among random ops (the generator
-  // is consumed in the same order as in sequential mode).
-  std::vector<int> producer(num_slots, -1);
-  int last_random = -1;
-  for (size_t i = 0; i < instrs.size(); ++i) {
-    Instr& in = instrs[i];
-    std::unordered_set<int> deps;
-    for (int s : in.inputs) {
-      if (s >= 0 && producer[s] >= 0) deps.insert(producer[s]);
-    }
-    if (in.schema && in.schema->is_random) {
-      if (last_random >= 0) deps.insert(last_random);
-      last_random = static_cast<int>(i);
-    }
-    for (int d : deps) instrs[d].successors.push_back(static_cast<int>(i));
-    in.num_deps = static_cast<int>(deps.size());
-    for (int s : in.outputs) producer[s] = static_cast<int>(i);
-  }
-  for (const auto& [name, param] : p.updates) {
-    size_t k = std::find(p.outputs.begin(), p.outputs.end(), name) - p.outputs.begin();
-    SKIFF_ENFORCE(k < p.outputs.size(), kNotFound, "executor", "update", "a program output", name);
-    updates.emplace_back(k, param);
+    code.instrs.push_back(std::move(in));
   }
 }
 
@@ -199,6 +298,7 @@ void Executor::Impl::plan() {
   std::vector<int> left = uses;
   int64_t cur = 0;
   planned = 0;
+  const std::vector<Instr>& instrs = top.instrs;
   auto hold = [&](int s, std::vector<int> ids) {
     for (int b : ids) {
       if (b >= 0 && refs[b]++ == 0) cur += size[b];
@@ -231,10 +331,15 @@ void Executor::Impl::plan() {
         }
         break;
       case Kind::kOutput:
+      case Kind::kYield:
         break;
       case Kind::kTransfer:
         hold(in.outputs[0], bufs[in.inputs[0]]);
         break;
+      case Kind::kIf:
+      case Kind::kWhile:
+        planned = -1;  // which buffers exist depends on the data
+        return;
       case Kind::kOp:
         for (size_t j = 0; j < in.outputs.size(); ++j) {
           if (in.view && !in.inputs.empty() && in.inputs[0] >= 0) {
@@ -330,6 +435,18 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
     case Kind::kOutput:
       results[in.index] = slots[in.inputs[0]].ts.at(0);
       break;
+    case Kind::kYield: {
+      std::vector<std::vector<DenseTensor>> vals;
+      for (int s : in.inputs) vals.push_back(slots[s].ts);
+      const_cast<Code*>(in.owner)->yielded = std::move(vals);
+      break;
+    }
+    case Kind::kIf:
+      run_if(in, feeds);
+      break;
+    case Kind::kWhile:
+      run_while(in, feeds);
+      break;
     case Kind::kTransfer:
       retain(slots[in.inputs[0]].ts);
       slots[in.outputs[0]].ts = slots[in.inputs[0]].ts;
@@ -358,21 +475,64 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
 // Releases what `in` was the last user of, and its outputs nobody uses.
 void Executor::Impl::finish(const Instr& in) {
   for (int s : in.inputs) {
-    if (s >= 0 && remaining[s].fetch_sub(1) == 1) release_slot(s);
+    // Values from enclosing blocks are released by the cf op that brought them in.
+    if (s >= 0 && home[s] == in.owner && remaining[s].fetch_sub(1) == 1) release_slot(s);
   }
   for (int s : in.outputs) {
     if (uses[s] == 0) release_slot(s);
   }
 }
 
+void Executor::Impl::set_slot(int s, std::vector<DenseTensor> ts) {
+  retain(ts);
+  slots[s].ts = std::move(ts);
+}
+
+// One run of a block: fresh use counts for its values, its instructions in order, then what is
+// left of its values released (block arguments nobody used, results of a run cut short).
+void Executor::Impl::run_block(Code& code, const std::vector<DenseTensor>& feeds) {
+  for (int s : code.locals) remaining[s] = uses[s];
+  for (Instr& in : code.instrs) {
+    execute(in, feeds);
+    finish(in);
+  }
+  for (int s : code.locals) {
+    if (!slots[s].ts.empty()) release_slot(s);
+  }
+}
+
+void Executor::Impl::run_if(Instr& in, const std::vector<DenseTensor>& feeds) {
+  Code& branch = *in.blocks[truth(slots[in.inputs[0]].ts, "cf.if") ? 0 : 1];
+  run_block(branch, feeds);
+  for (size_t j = 0; j < in.outputs.size(); ++j) set_slot(in.outputs[j], branch.yielded[j]);
+  branch.yielded.clear();
+}
+
+void Executor::Impl::run_while(Instr& in, const std::vector<DenseTensor>& feeds) {
+  Code& body = *in.blocks[0];
+  const size_t n = in.outputs.size();
+  std::vector<std::vector<DenseTensor>> state;
+  for (size_t k = 0; k < n; ++k) state.push_back(slots[in.inputs[1 + k]].ts);
+  bool go = truth(slots[in.inputs[0]].ts, "cf.while");
+  while (go) {
+    for (size_t k = 0; k < n; ++k) set_slot(body.args[k], std::move(state[k]));
+    run_block(body, feeds);
+    go = truth(body.yielded[0], "cf.while");
+    for (size_t k = 0; k < n; ++k) state[k] = std::move(body.yielded[1 + k]);
+    body.yielded.clear();
+  }
+  for (size_t k = 0; k < n; ++k) set_slot(in.outputs[k], std::move(state[k]));
+}
+
 void Executor::Impl::run_sequential(const std::vector<DenseTensor>& feeds) {
-  for (Instr& in : instrs) {
+  for (Instr& in : top.instrs) {
     execute(in, feeds);
     finish(in);
   }
 }
 
 void Executor::Impl::run_parallel(const std::vector<DenseTensor>& feeds) {
+  std::vector<Instr>& instrs = top.instrs;
   std::unique_ptr<std::atomic<int>[]> deps(new std::atomic<int>[instrs.size()]);
   std::vector<int> ready;
   for (size_t i = 0; i < instrs.size(); ++i) {
@@ -437,8 +597,14 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
   m.persistent.clear();
   for (const DenseTensor& f : feeds) m.persistent.insert(f.storage().get());
   for (const Tensor& p : m.params) m.persistent.insert(p.dense().storage().get());
-  for (const Instr& in : m.instrs) {
-    if (in.kind == Kind::kConst) m.persistent.insert(in.constant.storage().get());
+  std::vector<const Code*> codes{&m.top};
+  while (!codes.empty()) {
+    const Code* c = codes.back();
+    codes.pop_back();
+    for (const Instr& in : c->instrs) {
+      if (in.kind == Kind::kConst) m.persistent.insert(in.constant.storage().get());
+      for (const auto& sub : in.blocks) codes.push_back(sub.get());
+    }
   }
   m.live.clear();
   m.live_bytes = m.peak = 0;
@@ -452,7 +618,7 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
   return std::move(m.results);
 }
 
-size_t Executor::num_instructions() const { return impl_->instrs.size(); }
+size_t Executor::num_instructions() const { return impl_->top.instrs.size(); }
 int64_t Executor::planned_peak_bytes() const { return impl_->planned; }
 int64_t Executor::measured_peak_bytes() const { return impl_->peak; }
 

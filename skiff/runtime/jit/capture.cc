@@ -54,7 +54,55 @@ Tensor CaptureScope::input(const InputSpec& spec) {
 }
 
 ir::Value CaptureScope::value_of(const Tensor& t) {
-  if (const SymbolicTensor* s = as_symbolic(t)) return s->value();
+  if (const SymbolicTensor* s = as_symbolic(t)) {
+    if (!regions_.empty()) note_free_variable(t, s->value());
+    return s->value();
+  }
+  ir::Value v = parameter_of(t);
+  if (!regions_.empty()) note_free_variable(t, v);
+  return v;
+}
+
+namespace {
+// True when `v` is defined in `block` or in a region nested in it.
+bool defined_inside(ir::Value v, const ir::Block* block) {
+  for (ir::Block* b = v.parent_block(); b;) {
+    if (b == block) return true;
+    ir::Operation* p = b->parent_op();
+    b = p ? p->parent_block() : nullptr;
+  }
+  return false;
+}
+}  // namespace
+
+void CaptureScope::note_free_variable(const Tensor& t, ir::Value v) {
+  // Innermost first: a value defined inside a region is inside every enclosing one too.
+  for (auto it = regions_.rbegin(); it != regions_.rend(); ++it) {
+    if (defined_inside(v, it->block)) return;
+    bool seen = false;
+    for (const Tensor& f : it->free) seen = seen || f.impl() == t.impl();
+    if (!seen) it->free.push_back(t);
+  }
+}
+
+void CaptureScope::push_region(ir::Block* block) {
+  regions_.push_back({block, builder_.insertion_block(), builder_.insertion_point(), {}});
+  builder_.set_insertion_point_to_end(block);
+}
+
+std::vector<Tensor> CaptureScope::pop_region() {
+  SKIFF_CHECK(!regions_.empty());
+  RegionFrame f = std::move(regions_.back());
+  regions_.pop_back();
+  if (f.saved_before) {
+    builder_.set_insertion_point(f.saved_before);
+  } else {
+    builder_.set_insertion_point_to_end(f.saved_block);
+  }
+  return std::move(f.free);
+}
+
+ir::Value CaptureScope::parameter_of(const Tensor& t) {
   SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "to_static", "tensor", "a dense or symbolic tensor",
                 "another kind");
   auto it = params_.find(t.impl());

@@ -70,6 +70,14 @@ class CaptureScope {
   /// Ends the capture and hands over the program.
   CapturedProgram finish();
 
+  /// Control flow: ops go into `block` (a region of a cf op) until the matching pop_region,
+  /// which restores the insertion point. Tensors from outside the region that it reads (through
+  /// value_of) are its free variables: the outer tensors a branch or loop body uses, which
+  /// autodiff through cf ops needs. Regions nest.
+  void push_region(ir::Block* block);
+  /// Closes the innermost region; returns its free variables in first-use order.
+  std::vector<Tensor> pop_region();
+
  private:
   std::shared_ptr<ir::IrContext> ctx_;
   std::unique_ptr<ir::Program> program_;
@@ -77,6 +85,16 @@ class CaptureScope {
   CapturedProgram result_;
   std::unordered_map<const TensorImpl*, ir::Value> params_;
   CaptureScope* previous_ = nullptr;
+
+  struct RegionFrame {
+    ir::Block* block;
+    ir::Block* saved_block;  // the insertion point to restore
+    ir::Operation* saved_before;
+    std::vector<Tensor> free;
+  };
+  std::vector<RegionFrame> regions_;
+  void note_free_variable(const Tensor& t, ir::Value v);
+  ir::Value parameter_of(const Tensor& t);
 };
 
 /// Gradients of `outputs` with respect to `inputs` (symbolic tensors or parameters), appended
