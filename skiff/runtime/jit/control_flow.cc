@@ -195,31 +195,16 @@ std::vector<Tensor> captured_cond(const Tensor& pred, const Branch& then_fn,
   return result;
 }
 
-// Note [Autodiff through cf.while]
-// Not implemented yet: a captured while_loop whose loop vars or free variables require grad
-// gets a grad node that refuses backward with a clear error (eager loops differentiate as
-// usual). The planned design carries the history of each differentiable loop var as an extra
-// loop output and walks it in reverse in a backward cf.while.
-void record_while_grad(std::vector<Tensor>& outputs, const std::vector<Tensor>& vars,
-                       const std::vector<Tensor>& free) {
-  std::vector<Tensor> inputs = vars;
-  add_unique(inputs, free);
-  auto node = std::make_shared<autograd::CustomFunctionNode>(
-      "while_loop", [](const std::vector<Tensor>&) -> std::vector<Tensor> {
-        SKIFF_THROW(kUnimplemented, "while_loop", "gradients",
-                    "gradients through a while_loop in eager mode (a captured cf.while is not "
-                    "differentiable yet)",
-                    "a backward through a captured while_loop");
-      });
-  std::vector<bool> non_differentiable;
-  for (const Tensor& t : outputs) non_differentiable.push_back(!is_floating(t.dtype()));
-  autograd::apply_custom_function(inputs, outputs, node, non_differentiable);
-}
+struct CapturedWhile {
+  ir::Operation* op;
+  std::vector<Tensor> results;
+  std::vector<Tensor> free;  // outer tensors the body and the condition read
+};
 
 // Captures `body` into a cf.while. The block arguments start with the loop vars' types; when
 // the body yields other shapes, those dims become dynamic and the body is captured again.
-std::vector<Tensor> captured_while(const LoopCond& cond_fn, const LoopBody& body_fn,
-                                   const std::vector<Tensor>& vars) {
+CapturedWhile capture_while_op(const LoopCond& cond_fn, const LoopBody& body_fn,
+                               const std::vector<Tensor>& vars) {
   CaptureScope& scope = *CaptureScope::current();
   ir::Builder& b = scope.builder();
   Tensor c0 = cond_fn(vars);
@@ -259,13 +244,204 @@ std::vector<Tensor> captured_while(const LoopCond& cond_fn, const LoopBody& body
       op->erase();
       continue;
     }
-    std::vector<Tensor> result;
-    for (ir::Value v : op->results()) result.push_back(scope.wrap(v));
-    if (autograd::grad_enabled() && (any_requires_grad(vars) || any_requires_grad(free))) {
-      record_while_grad(result, vars, free);
+    CapturedWhile w{op, {}, std::move(free)};
+    for (ir::Value v : op->results()) w.results.push_back(scope.wrap(v));
+    return w;
+  }
+}
+
+// A grad node that refuses backward with `why` (what is not differentiable yet).
+void refuse_grad(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs, std::string why) {
+  auto node = std::make_shared<autograd::CustomFunctionNode>(
+      "while_loop", [why](const std::vector<Tensor>&) -> std::vector<Tensor> {
+        SKIFF_THROW(kUnimplemented, "while_loop", "gradients", why,
+                    "a backward through a captured while_loop");
+      });
+  std::vector<Tensor> defined;  // undefined outputs (no gradient for that input) stay so
+  std::vector<bool> non_differentiable;
+  for (const Tensor& t : outputs) {
+    if (!t.defined()) continue;
+    defined.push_back(t);
+    non_differentiable.push_back(!is_floating(t.dtype()));
+  }
+  autograd::apply_custom_function(inputs, defined, node, non_differentiable);
+  size_t k = 0;
+  for (Tensor& t : outputs) {
+    if (t.defined()) t = defined[k++];
+  }
+}
+
+size_t index_of(const std::vector<Tensor>& ts, const Tensor& t) {
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (ts[i].impl() == t.impl()) return i;
+  }
+  return ts.size();
+}
+
+Tensor int64_scalar(int64_t v) { return full({}, v, DType::kInt64); }
+
+// Note [Autodiff through cf.while]
+// A differentiable loop is captured with extra loop vars: a trip counter and, per loop var, its
+// history (the state entering each iteration, stacked along a new leading dim of dynamic size).
+// The backward is a cf.while running the counter down: it gathers the state of iteration j,
+// re-runs the body on it (as fresh leaves) and applies the eager VJP rules (autograd::grad with
+// stop_at_inputs) to carry the loop vars' gradients one iteration back and add the free
+// variables' gradients to accumulators. O(trip count) memory, one re-run of the body per
+// iteration. The backward loop itself is not differentiable again (a clear error).
+struct WhileBackward {
+  LoopBody body_fn;
+  std::vector<Tensor> vars, free, inputs;
+  Tensor trips;
+  std::vector<Tensor> history;
+
+  std::vector<Tensor> operator()(const std::vector<Tensor>& grads) const {
+    const size_t m = vars.size();
+    std::vector<size_t> dv;  // differentiable loop vars
+    for (size_t k = 0; k < m; ++k) {
+      if (is_floating(vars[k].dtype())) dv.push_back(k);
+    }
+    std::vector<Tensor> fx;  // free variables that get a gradient
+    for (const Tensor& f : free) {
+      if (autograd::requires_grad(f) && is_floating(f.dtype())) fx.push_back(f);
+    }
+    std::vector<Tensor> init{subtract(trips, int64_scalar(1))};
+    for (size_t k : dv) init.push_back(grads[k].defined() ? grads[k] : zeros_like(vars[k]));
+    for (const Tensor& f : fx) init.push_back(zeros_like(f));
+    LoopCond more = [](const std::vector<Tensor>& v) {
+      return greater_equal(v[0], int64_scalar(0));
+    };
+    LoopBody step = [this, dv, fx](const std::vector<Tensor>& v) { return back_step(v, dv, fx); };
+    std::vector<Tensor> r;
+    {
+      autograd::GradModeGuard off(false);
+      r = capture_while_op(more, step, init).results;
+    }
+    std::vector<Tensor> result(inputs.size());
+    auto add_to = [&](const Tensor& input, const Tensor& g) {
+      Tensor& slot = result[index_of(inputs, input)];
+      slot = slot.defined() ? add(slot, g) : g;
+    };
+    for (size_t j = 0; j < dv.size(); ++j) add_to(vars[dv[j]], r[1 + j]);
+    for (size_t i = 0; i < fx.size(); ++i) add_to(fx[i], r[1 + dv.size() + i]);
+    if (autograd::grad_enabled()) {
+      std::vector<Tensor> from = grads;
+      add_unique(from, inputs);
+      refuse_grad(from, result,
+                  "first-order gradients (higher orders through a captured "
+                  "while_loop are not implemented)");
     }
     return result;
   }
+
+  // One backward iteration: v = (j, grads of the differentiable loop vars, accumulators).
+  std::vector<Tensor> back_step(const std::vector<Tensor>& v, const std::vector<size_t>& dv,
+                                const std::vector<Tensor>& fx) const {
+    autograd::GradModeGuard recording(true);
+    const Tensor at = reshape(v[0], {1});
+    std::vector<Tensor> state(vars.size()), xs;
+    for (size_t k = 0; k < vars.size(); ++k) {
+      state[k] = reshape(gather(history[k], at, 0), vars[k].shape());
+      if (is_floating(vars[k].dtype())) autograd::set_stop_gradient(state[k], false);
+    }
+    for (size_t k : dv) xs.push_back(state[k]);
+    xs.insert(xs.end(), fx.begin(), fx.end());
+    std::vector<Tensor> outs = body_fn(state);
+    std::vector<Tensor> ys, gys;
+    for (size_t j = 0; j < dv.size(); ++j) {
+      if (!autograd::requires_grad(outs[dv[j]])) continue;
+      ys.push_back(outs[dv[j]]);
+      gys.push_back(v[1 + j]);
+    }
+    std::vector<Tensor> g(xs.size());
+    if (!ys.empty()) {
+      autograd::GradOptions options;
+      options.allow_unused = true;
+      options.stop_at_inputs = true;
+      g = autograd::grad(ys, xs, gys, options);
+    }
+    std::vector<Tensor> next{subtract(v[0], int64_scalar(1))};
+    for (size_t j = 0; j < dv.size(); ++j) {
+      next.push_back(g[j].defined() ? g[j] : zeros_like(state[dv[j]]));
+    }
+    for (size_t i = 0; i < fx.size(); ++i) {
+      const Tensor& acc = v[1 + dv.size() + i];
+      const Tensor& gi = g[dv.size() + i];
+      next.push_back(gi.defined() ? add(acc, gi) : acc);
+    }
+    return next;
+  }
+};
+
+// The loop again, carrying a trip counter and the history of every loop var (see the note).
+std::vector<Tensor> differentiable_while(const LoopCond& cond_fn, const LoopBody& body_fn,
+                                         const std::vector<Tensor>& vars,
+                                         const std::vector<Tensor>& free) {
+  const size_t m = vars.size();
+  std::vector<Tensor> aug = vars;
+  aug.push_back(int64_scalar(0));
+  for (const Tensor& v : vars) {
+    std::vector<int64_t> shape = v.shape();
+    shape.insert(shape.begin(), 0);
+    aug.push_back(full(shape, 0, v.dtype()));
+  }
+  LoopCond cond2 = [cond_fn, m](const std::vector<Tensor>& v) {
+    return cond_fn(std::vector<Tensor>(v.begin(), v.begin() + m));
+  };
+  LoopBody body2 = [body_fn, vars, m](const std::vector<Tensor>& v) {
+    std::vector<Tensor> cur(v.begin(), v.begin() + m);
+    std::vector<Tensor> next = body_fn(cur);
+    check_same_kinds("while_loop", "body", vars, next, "loop_vars");
+    next.push_back(add(v[m], int64_scalar(1)));
+    for (size_t k = 0; k < m; ++k) next.push_back(concat({v[m + 1 + k], unsqueeze(cur[k], {0})}));
+    return next;
+  };
+  CapturedWhile w;
+  {
+    autograd::GradModeGuard off(false);
+    w = capture_while_op(cond2, body2, aug);
+  }
+  std::vector<Tensor> outputs(w.results.begin(), w.results.begin() + m);
+  auto back = std::make_shared<WhileBackward>();
+  back->body_fn = body_fn;
+  back->vars = vars;
+  back->free = free;
+  back->inputs = vars;
+  add_unique(back->inputs, free);
+  back->trips = w.results[m];
+  back->history.assign(w.results.begin() + m + 1, w.results.end());
+  auto node = std::make_shared<autograd::CustomFunctionNode>(
+      "while_loop", [back](const std::vector<Tensor>& grads) { return (*back)(grads); });
+  std::vector<bool> non_differentiable;
+  for (const Tensor& t : outputs) non_differentiable.push_back(!is_floating(t.dtype()));
+  autograd::apply_custom_function(back->inputs, outputs, node, non_differentiable);
+  return outputs;
+}
+
+std::vector<Tensor> captured_while(const LoopCond& cond_fn, const LoopBody& body_fn,
+                                   const std::vector<Tensor>& vars) {
+  CapturedWhile w = capture_while_op(cond_fn, body_fn, vars);
+  if (!autograd::grad_enabled() || !(any_requires_grad(vars) || any_requires_grad(w.free))) {
+    return w.results;
+  }
+  bool static_shapes = true;
+  for (size_t k = 0; k < vars.size(); ++k) {
+    static_shapes = static_shapes && w.results[k].dims() == vars[k].dims();
+    for (int d = 0; d < vars[k].rank(); ++d)
+      static_shapes = static_shapes && vars[k].dims()[d] >= 0;
+  }
+  if (!static_shapes) {
+    std::vector<Tensor> inputs = vars;
+    add_unique(inputs, w.free);
+    refuse_grad(inputs, w.results,
+                "loop vars of static shapes that the body keeps (a captured loop whose vars "
+                "change shape is not differentiable yet)");
+    return w.results;
+  }
+  // Differentiable: capture again, carrying what the backward loop needs.
+  std::vector<Tensor> free = w.free;
+  w.results.clear();
+  w.op->erase();
+  return differentiable_while(cond_fn, body_fn, vars, free);
 }
 
 }  // namespace

@@ -322,6 +322,101 @@ TEST(CondGrad, NestedCondGradientMatchesEager) {
   }
 }
 
+// s <- sin(s) * w + x, n times from s = x (x is both the init and a free variable; w a dense
+// parameter the body reads). Returns sum(s * s).
+Tensor loop_loss(const Tensor& x, const Tensor& w, const Tensor& n) {
+  Tensors r = jit::while_loop(
+      [&](const Tensors& v) { return less_than(v[0], n); },
+      [&](const Tensors& v) {
+        return Tensors{add(v[0], full({}, 1, DType::kInt64)), add(multiply(sin(v[1]), w), x)};
+      },
+      {full({}, 0, DType::kInt64), x});
+  return sum(multiply(r[1], r[1]));
+}
+
+TEST(WhileGrad, MatchesEagerAndFiniteDifferences) {
+  const Tensor w = requiring_grad(f64({3}, {0.7, -1.2, 0.4}));
+  const std::vector<double> xv = {0.3, -0.8, 1.1};
+  jit::StaticFunction f([&](const Tensors& in) {
+    Tensor x = requiring_grad(in[0]);
+    Tensor l = loop_loss(x, w, in[1]);
+    Tensors g = jit::gradients({l}, {x, w});
+    return Tensors{l, g[0], g[1]};
+  });
+  for (int64_t n : {0, 1, 4}) {
+    const Tensor x = requiring_grad(f64({3}, xv));
+    Tensor l = loop_loss(x, w, i64(n));
+    autograd::GradOptions unused_ok;
+    unused_ok.allow_unused = true;  // w is unused when the loop runs 0 times
+    Tensors want = autograd::grad({l}, {x, w}, {}, unused_ok);
+    if (!want[1].defined()) want[1] = zeros_like(w);
+    Tensors got = f({f64({3}, xv), i64(n)});
+    expect_near(got[0], l, str("loss, n = ", n));
+    expect_near(got[1], want[0], str("d/dx, n = ", n));
+    expect_near(got[2], want[1], str("d/dw, n = ", n));
+    const double h = 1e-6;
+    for (size_t i = 0; i < 3; ++i) {
+      std::vector<double> hi = xv, lo = xv;
+      hi[i] += h;
+      lo[i] -= h;
+      autograd::GradModeGuard no_grad(false);
+      double fd = (loop_loss(f64({3}, hi), w, i64(n)).item<double>() -
+                   loop_loss(f64({3}, lo), w, i64(n)).item<double>()) /
+                  (2 * h);
+      EXPECT_NEAR(to_doubles(got[1].dense())[i], fd, 1e-5) << "n = " << n << " d/dx" << i;
+    }
+  }
+  EXPECT_EQ(f.num_captures(), 1);
+}
+
+TEST(WhileGrad, CondInsideTheBodyMatchesEager) {
+  auto fn = [](const Tensor& x, bool captured) {
+    Tensors r = jit::while_loop(
+        [&](const Tensors& v) { return less_than(v[0], full({}, 3, DType::kInt64)); },
+        [&](const Tensors& v) {
+          Tensors s = jit::cond(
+              positive(v[1]), [&] { return Tensors{multiply(v[1], x)}; },
+              [&] { return Tensors{exp(v[1])}; });
+          return Tensors{add(v[0], full({}, 1, DType::kInt64)), s[0]};
+        },
+        {full({}, 0, DType::kInt64), scale(x, 0.5)});
+    Tensor l = sum(r[1]);
+    return captured ? jit::gradients({l}, {x}) : autograd::grad({l}, {x});
+  };
+  jit::StaticFunction f([&](const Tensors& in) { return fn(requiring_grad(in[0]), true); });
+  for (std::vector<double> xv : {std::vector<double>{0.5, 1.5}, {-0.5, 0.2}}) {
+    expect_near(f({f64({2}, xv)})[0], fn(requiring_grad(f64({2}, xv)), false)[0], "loop+cond");
+  }
+}
+
+TEST(WhileGrad, UnsupportedCasesAreClearErrors) {
+  auto second_order = [](const Tensors& in) {
+    Tensor x = requiring_grad(in[0]);
+    Tensor g = jit::gradients({loop_loss(x, x, in[1])}, {x})[0];
+    return jit::gradients({sum(g)}, {x});
+  };
+  EXPECT_NE(error_of([&] {
+              jit::capture(second_order, {{{3}, DType::kFloat64, "x"}, {{}, DType::kInt64, "n"}});
+            }).find("while_loop: argument 'gradients' expected first-order gradients"),
+            std::string::npos);
+  auto growing = [](const Tensors& in) {
+    Tensor x = requiring_grad(in[0]);
+    Tensors r =
+        jit::while_loop([&](const Tensors& v) { return less_than(v[0], in[1]); },
+                        [&](const Tensors& v) {
+                          return Tensors{add(v[0], full({}, 1, DType::kInt64)), concat({v[1], x})};
+                        },
+                        {full({}, 0, DType::kInt64), x});
+    return jit::gradients({r[1]}, {x}, {r[1]});  // a seed of the same dynamic shape
+  };
+  const std::string growing_error = error_of([&] {
+    jit::capture(growing, {{{3}, DType::kFloat64, "x"}, {{}, DType::kInt64, "n"}});
+  });
+  EXPECT_NE(growing_error.find("expected loop vars of static shapes that the body keeps"),
+            std::string::npos)
+      << growing_error;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors.
 
