@@ -84,6 +84,7 @@ void bind_jit(py::module_& m) {
           },
           py::arg("param"), py::arg("value"))
       .def("text", [](PyCapture& s) { return scope_of(s).program()->print(); })
+      .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
       .def("finish", [](PyCapture& s) {
         auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
         s.s.reset();
