@@ -1,0 +1,3 @@
+"""paddle.static: the static-graph API (programs built directly, run by an executor) and the
+pieces to_static shares with it."""
+from .input import InputSpec  # noqa: F401

@@ -1,0 +1,174 @@
+// skiff._C.jit: the capture machinery of skiff/runtime/jit for the Python layer
+// (python/skiff/jit builds to_static, jit.save/load on it; python/skiff/static the static API).
+//   Capture       a program under construction; activate()/deactivate() make it the thread's
+//                 current capture, so every op called meanwhile appends to it
+//   Program       a finished program: text, inputs/outputs, split into forward and backward
+//   CompiledProgram  a program lowered to kernels with its executor: run(list of Tensors)
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+
+#include "skiff/python/bind.h"
+#include "skiff/python/convert.h"
+#include "skiff/runtime/jit/capture.h"
+#include "skiff/runtime/jit/partition.h"
+#include "skiff/runtime/jit/static_function.h"
+#include "skiff/runtime/jit/symbolic_tensor.h"
+
+namespace skiff::python {
+
+namespace {
+
+using jit::CapturedProgram;
+
+struct PyProgram {
+  std::shared_ptr<CapturedProgram> p;
+  const CapturedProgram& get() const { return *p; }
+};
+
+py::list params_of(const std::vector<std::pair<std::string, Tensor>>& params) {
+  py::list out;
+  for (const auto& [name, t] : params) out.append(py::make_tuple(name, t));
+  return out;
+}
+
+// The Python Capture object; finish() hands the program over and leaves it empty.
+struct PyCapture {
+  std::unique_ptr<jit::CaptureScope> s;
+};
+
+jit::CaptureScope& scope_of(PyCapture& c) {
+  std::unique_ptr<jit::CaptureScope>& s = c.s;
+  SKIFF_ENFORCE(s != nullptr, kPrecondition, "capture", "self", "an unfinished capture",
+                "a finished one");
+  return *s;
+}
+
+py::list tensors_or_none(std::vector<Tensor> ts) {
+  py::list out;
+  for (auto& t : ts) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
+  return out;
+}
+
+}  // namespace
+
+void bind_jit(py::module_& m) {
+  py::class_<PyCapture>(m, "Capture")
+      .def(py::init([] {
+        return PyCapture{std::make_unique<jit::CaptureScope>(
+            jit::default_context(), jit::CaptureScope::Activation::kLater)};
+      }))
+      .def("activate", [](PyCapture& s) { scope_of(s).activate(); })
+      .def("deactivate", [](PyCapture& s) { scope_of(s).deactivate(); })
+      .def_property_readonly("active",
+                             [](const PyCapture& c) { return c.s != nullptr && c.s->active(); })
+      .def(
+          "input",
+          [](PyCapture& s, const std::vector<int64_t>& shape, py::handle dtype,
+             const std::string& name) {
+            jit::InputSpec spec{shape, dtype_arg(dtype, "capture.input", "dtype"), name};
+            return scope_of(s).input(spec);
+          },
+          py::arg("shape"), py::arg("dtype"), py::arg("name") = "")
+      .def(
+          "output",
+          [](PyCapture& s, const Tensor& t, const std::string& name) {
+            scope_of(s).output(t, name);
+          },
+          py::arg("tensor"), py::arg("name"))
+      .def(
+          "update",
+          [](PyCapture& s, const Tensor& param, const Tensor& value) {
+            scope_of(s).update(param, value);
+          },
+          py::arg("param"), py::arg("value"))
+      .def("text", [](PyCapture& s) { return scope_of(s).program()->print(); })
+      .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
+      .def("finish", [](PyCapture& s) {
+        auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
+        s.s.reset();
+        return PyProgram{std::move(p)};
+      });
+
+  py::class_<PyProgram>(m, "Program")
+      .def("text", [](const PyProgram& p) { return p.get().program->print(); })
+      .def("__str__", [](const PyProgram& p) { return p.get().program->print(); })
+      .def_property_readonly("inputs", [](const PyProgram& p) { return p.get().inputs; })
+      .def_property_readonly("outputs", [](const PyProgram& p) { return p.get().outputs; })
+      .def_property_readonly("params", [](const PyProgram& p) { return params_of(p.get().params); })
+      .def_property_readonly("updates",
+                             [](const PyProgram& p) { return params_of(p.get().updates); })
+      .def_property_readonly("num_ops",
+                             [](const PyProgram& p) { return p.get().program->num_ops(); })
+      .def(
+          "split",
+          [](const PyProgram& p, const std::vector<std::string>& forward_outputs) {
+            jit::SplitProgram r = jit::split_forward_backward(p.get(), forward_outputs);
+            return py::make_tuple(
+                PyProgram{std::make_shared<CapturedProgram>(std::move(r.forward))},
+                PyProgram{std::make_shared<CapturedProgram>(std::move(r.backward))}, r.num_saved);
+          },
+          py::arg("forward_outputs"),
+          "Forward and backward programs (Paddle's split for to_static training)")
+      .def(
+          "compile",
+          [](const PyProgram& p, bool parallel, int num_threads) {
+            executor::ExecutorOptions options;
+            options.parallel = parallel;
+            options.num_threads = num_threads;
+            return std::make_shared<jit::CompiledProgram>(jit::clone_program(p.get()), options);
+          },
+          py::arg("parallel") = false, py::arg("num_threads") = 2)
+      .def_static(
+          "parse",
+          [](const std::string& text, const std::vector<std::pair<std::string, Tensor>>& params) {
+            return PyProgram{std::make_shared<CapturedProgram>(jit::parse_program(text, params))};
+          },
+          py::arg("text"), py::arg("params"));
+
+  py::class_<jit::CompiledProgram, std::shared_ptr<jit::CompiledProgram>>(m, "CompiledProgram")
+      .def(
+          "run",
+          [](jit::CompiledProgram& c, const std::vector<Tensor>& inputs) {
+            std::vector<Tensor> out;
+            {
+              py::gil_scoped_release release;
+              out = c.run(inputs);
+            }
+            return out;
+          },
+          py::arg("inputs"))
+      .def("text", [](const jit::CompiledProgram& c) { return c.program().program->print(); })
+      .def_property_readonly(
+          "num_instructions",
+          [](const jit::CompiledProgram& c) { return c.executor().num_instructions(); })
+      .def_property_readonly(
+          "planned_peak_bytes",
+          [](const jit::CompiledProgram& c) { return c.executor().planned_peak_bytes(); })
+      .def_property_readonly("measured_peak_bytes", [](const jit::CompiledProgram& c) {
+        return c.executor().measured_peak_bytes();
+      });
+
+  m.def("is_capturing", &jit::capturing, "True while a capture is active on this thread");
+  m.def(
+      "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
+      py::arg("tensor"));
+  m.def(
+      "gradients",
+      [](const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+         py::handle grad_outputs) {
+        std::vector<Tensor> gout;
+        if (!grad_outputs.is_none()) {
+          for (py::handle h : grad_outputs) {
+            gout.push_back(h.is_none() ? Tensor() : tensor_arg(h, "gradients", "grad_outputs"));
+          }
+        }
+        return tensors_or_none(jit::gradients(outputs, inputs, gout));
+      },
+      py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
+      "Appends the gradients of outputs w.r.t. inputs to the program being captured");
+  m.def("update_parameter", &jit::update_parameter, py::arg("param"), py::arg("value"));
+}
+
+}  // namespace skiff::python
