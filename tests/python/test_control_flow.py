@@ -1,0 +1,143 @@
+"""paddle.static.nn.cond / while_loop / switch_case: eagerly, and inside paddle.jit.to_static
+(captured as cf.if / cf.while), with the same values and gradients; errors name the argument."""
+import numpy as np
+import pytest
+
+import skiff as paddle
+from skiff.static import nn as snn
+
+
+def _t(values, dtype="float64", stop_gradient=True):
+    t = paddle.to_tensor(np.asarray(values, dtype=dtype))
+    t.stop_gradient = stop_gradient
+    return t
+
+
+def _branchy(x):
+    return snn.cond(x.sum() > 0, lambda: (x * x.sin(), x + 1.0), lambda: (x.exp() - x, x * 2.0))
+
+
+def test_cond_eager_runs_one_branch_and_keeps_the_structure():
+    x = _t([1.0, 2.0])
+    a, b = _branchy(x)
+    np.testing.assert_allclose(a.numpy(), np.array([1.0, 2.0]) * np.sin([1.0, 2.0]))
+    assert isinstance(_branchy(x), tuple)
+    single = snn.cond(x.sum() < 0, lambda: x, lambda: x * 3.0)
+    assert isinstance(single, paddle.Tensor)
+    np.testing.assert_allclose(single.numpy(), [3.0, 6.0])
+    assert snn.cond(x.sum() < 0, lambda: x) is None  # the missing false_fn returns None
+    as_list = snn.cond(paddle.to_tensor(True), lambda: [x], lambda: [x])
+    assert isinstance(as_list, list) and len(as_list) == 1
+
+
+def test_cond_to_static_matches_eager_on_both_branches_with_one_capture():
+    f = paddle.jit.to_static(_branchy)
+    for values in ([0.5, 1.5], [-0.5, -1.5]):
+        want = _branchy(_t(values))
+        got = f(_t(values))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-12)
+    assert f.num_captures == 1
+    assert "cf.if" in str(f.concrete_program.main_program)
+
+
+def test_cond_gradients_in_to_static_match_eager():
+    def loss(x, w):
+        u = x * 3.0
+        r = snn.cond(x.sum() > 0, lambda: x.sin() * w * u, lambda: (x * w).exp() + u)
+        return (r * r).sum()
+
+    f = paddle.jit.to_static(loss)
+    w = _t([0.7, -1.2], stop_gradient=False)
+    for values in ([0.5, 1.5], [-0.5, 0.25]):
+        xe, xs = _t(values, stop_gradient=False), _t(values, stop_gradient=False)
+        le = loss(xe, w)
+        gx_e, gw_e = paddle.grad(le, [xe, w])
+        ls = f(xs, w)
+        gx_s, gw_s = paddle.grad(ls, [xs, w])
+        np.testing.assert_allclose(ls.numpy(), le.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(gx_s.numpy(), gx_e.numpy(), rtol=1e-10)
+        np.testing.assert_allclose(gw_s.numpy(), gw_e.numpy(), rtol=1e-10)
+
+
+def _loop(x, n):
+    i = paddle.zeros([], dtype="int64")
+    i, s = snn.while_loop(lambda i, s: i < n, lambda i, s: [i + 1, s.sin() + x], [i, x])
+    return s
+
+
+def test_while_loop_eager_and_to_static_with_a_dynamic_trip_count():
+    f = paddle.jit.to_static(_loop)
+    x = _t([0.1, -0.4, 0.9])
+    for k in (0, 1, 5):
+        n = paddle.to_tensor(k, dtype="int64")
+        np.testing.assert_allclose(f(x, n).numpy(), _loop(x, n).numpy(), rtol=1e-12)
+    assert f.num_captures == 1
+    assert "cf.while" in str(f.concrete_program.main_program)
+
+
+def test_while_loop_gradients_in_to_static_match_eager():
+    def loss(x, n):
+        return (_loop(x, n) ** 2).sum()
+
+    f = paddle.jit.to_static(loss)
+    for k in (1, 4):
+        n = paddle.to_tensor(k, dtype="int64")
+        xe, xs = _t([0.3, -0.8], stop_gradient=False), _t([0.3, -0.8], stop_gradient=False)
+        (ge,) = paddle.grad(loss(xe, n), [xe])
+        (gs,) = paddle.grad(f(xs, n), [xs])
+        np.testing.assert_allclose(gs.numpy(), ge.numpy(), rtol=1e-10)
+
+
+def test_while_loop_body_may_return_a_single_tensor():
+    out = snn.while_loop(lambda s: s.sum() < 10.0, lambda s: s * 2.0, [_t([1.0, 2.0])])
+    assert isinstance(out, list)
+    np.testing.assert_allclose(out[0].numpy(), [4.0, 8.0])
+
+
+@pytest.mark.parametrize("form", ["dict", "pairs", "list"])
+def test_switch_case_eager_and_to_static(form):
+    def pick(x, index):
+        fns = [lambda: x * 2.0, lambda: x.exp(), lambda: x - 1.0]
+        branch_fns = {"dict": {0: fns[0], 1: fns[1], 2: fns[2]},
+                      "pairs": [(0, fns[0]), (1, fns[1]), (2, fns[2])],
+                      "list": fns}[form]
+        return snn.switch_case(index, branch_fns, default=lambda: x * 0.0)
+
+    f = paddle.jit.to_static(pick)
+    x = _t([0.5, -2.0])
+    for k in (0, 1, 2, 9):
+        index = paddle.to_tensor(k, dtype="int64")
+        np.testing.assert_allclose(f(x, index).numpy(), pick(x, index).numpy(), rtol=1e-12)
+    assert f.num_captures == 1
+    # Without a default, the largest index is the default.
+    out = snn.switch_case(paddle.to_tensor(7), {1: lambda: x, 4: lambda: x * 5.0})
+    np.testing.assert_allclose(out.numpy(), x.numpy() * 5.0)
+
+
+def test_errors_name_the_argument():
+    x = _t([1.0, 2.0])
+    with pytest.raises(TypeError, match="cond: argument 'pred' expected a bool tensor with one "
+                                        "element"):
+        snn.cond(x.sum(), lambda: x, lambda: x)
+    with pytest.raises(ValueError, match=r"got shape \[2\]"):
+        snn.cond(x > 0, lambda: x, lambda: x)
+    with pytest.raises(TypeError, match="cond: argument 'true_fn' expected a callable or None"):
+        snn.cond(x.sum() > 0, 3, lambda: x)
+    with pytest.raises(TypeError, match="expected to return a Tensor, a list or tuple"):
+        snn.cond(x.sum() > 0, lambda: 3, lambda: x)
+
+    @paddle.jit.to_static
+    def mismatched(x):
+        return snn.cond(x.sum() > 0, lambda: (x, x), lambda: x)
+
+    with pytest.raises(ValueError, match="cond: argument 'false_fn' expected 2 tensors \\(as "
+                                         "true_fn\\), got 1 tensors"):
+        mismatched(x)
+
+    with pytest.raises(ValueError, match="while_loop: argument 'body' expected 2 tensors \\(as "
+                                         "loop_vars\\), got 1 tensors"):
+        snn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1], [paddle.zeros([], "int64"), x])
+    with pytest.raises(TypeError, match="switch_case: argument 'branch_index' expected an "
+                                        "integer tensor with one element, got a float64"):
+        snn.switch_case(x.sum(), [lambda: x])
