@@ -69,7 +69,7 @@ struct Instr {
   // Control flow: cf.if has a then and an else block, cf.while its body. `inputs` are the cf
   // op's operands, then the outer values its regions read (they stay alive until it finishes).
   std::vector<std::unique_ptr<Code>> blocks;
-  const Code* owner = nullptr;  // the block this instruction belongs to
+  Code* owner = nullptr;  // the block this instruction belongs to
   bool random = false;  // a random op, or a cf op with one inside (parallel mode orders them)
   // Scheduling (parallel mode).
   std::vector<int> successors;
@@ -438,7 +438,7 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
     case Kind::kYield: {
       std::vector<std::vector<DenseTensor>> vals;
       for (int s : in.inputs) vals.push_back(slots[s].ts);
-      const_cast<Code*>(in.owner)->yielded = std::move(vals);
+      in.owner->yielded = std::move(vals);
       break;
     }
     case Kind::kIf:

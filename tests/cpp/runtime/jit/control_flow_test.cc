@@ -523,5 +523,43 @@ TEST(ControlFlowErrors, SwitchCaseIndexMustBeAnIntegerScalar) {
             std::string::npos);
 }
 
+// A branch cannot rebind a tensor from outside it (the new value would exist only inside the
+// region); writing a tensor the branch made itself is fine.
+TEST(ControlFlowErrors, InplaceWriteToAnOuterTensorInsideABranch) {
+  const Tensor w = f64({2}, {1, 2});  // a parameter of the program
+  for (bool param : {false, true}) {
+    const std::string e = error_of([&] {
+      jit::capture(
+          [&](const Tensors& in) {
+            Tensor x = in[0];
+            return jit::cond(
+                positive(x),
+                [&] {
+                  exp_(param ? w : x);
+                  return Tensors{x};
+                },
+                [&] { return Tensors{x}; });
+          },
+          {{{2}, DType::kFloat64, "x"}});
+    });
+    EXPECT_NE(e.find("exp_: argument 'x' expected a tensor created inside the cond branch or "
+                     "while_loop body it is written in"),
+              std::string::npos)
+        << e;
+  }
+  auto local_write = [](const Tensors& in) {
+    const Tensor x = in[0];
+    return jit::cond(
+        positive(x),
+        [&] {
+          Tensor y = scale(x, 2.0);
+          exp_(y);
+          return Tensors{y};
+        },
+        [&] { return Tensors{x}; });
+  };
+  expect_same_as_eager(local_write, {{f64({2}, {1, 2})}, {f64({2}, {-1, -2})}});
+}
+
 }  // namespace
 }  // namespace skiff::testing
