@@ -141,3 +141,25 @@ def test_errors_name_the_argument():
     with pytest.raises(TypeError, match="switch_case: argument 'branch_index' expected an "
                                         "integer tensor with one element, got a float64"):
         snn.switch_case(x.sum(), [lambda: x])
+
+
+def test_gradients_do_not_call_the_branches_again():
+    # The backward replays the captured branch; the closure's `x` is rebound before backward
+    # and the branch functions must not be called again (they would read the new x).
+    calls = []
+
+    def f(x):
+        def twice():
+            calls.append(1)
+            return x * x
+
+        y = snn.cond(x.sum() > 0, twice, lambda: x)
+        x = y * 3.0
+        return x.sum()
+
+    g = paddle.jit.to_static(f)
+    for fn in (f, g):
+        x = _t([1.0, 2.0], stop_gradient=False)
+        (gx,) = paddle.grad(fn(x), [x])
+        np.testing.assert_allclose(gx.numpy(), [6.0, 12.0])
+    assert len(calls) == 2  # once eagerly, once captured

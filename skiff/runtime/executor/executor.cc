@@ -70,7 +70,7 @@ struct Instr {
   // op's operands, then the outer values its regions read (they stay alive until it finishes).
   std::vector<std::unique_ptr<Code>> blocks;
   Code* owner = nullptr;  // the block this instruction belongs to
-  bool random = false;  // a random op, or a cf op with one inside (parallel mode orders them)
+  bool random = false;    // a random op, or a cf op with one inside (parallel mode orders them)
   // Scheduling (parallel mode).
   std::vector<int> successors;
   int num_deps = 0;

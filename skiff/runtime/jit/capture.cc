@@ -101,8 +101,8 @@ void CaptureScope::note_free_variable(const Tensor& t, ir::Value v) {
   for (auto it = regions_.rbegin(); it != regions_.rend(); ++it) {
     if (defined_inside(v, it->block)) return;
     bool seen = false;
-    for (const Tensor& f : it->free) seen = seen || f.impl() == t.impl();
-    if (!seen) it->free.push_back(t);
+    for (const FreeVariable& f : it->free) seen = seen || f.tensor.impl() == t.impl();
+    if (!seen) it->free.push_back({t, v});
   }
 }
 
@@ -117,7 +117,7 @@ void CaptureScope::push_region(ir::Block* block) {
   builder_.set_insertion_point_to_end(block);
 }
 
-std::vector<Tensor> CaptureScope::pop_region() {
+std::vector<CaptureScope::FreeVariable> CaptureScope::pop_region() {
   SKIFF_CHECK(!regions_.empty());
   RegionFrame f = std::move(regions_.back());
   regions_.pop_back();

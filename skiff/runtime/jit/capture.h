@@ -98,8 +98,13 @@ class CaptureScope {
   /// value_of) are its free variables: the outer tensors a branch or loop body uses, which
   /// autodiff through cf ops needs. Regions nest.
   void push_region(ir::Block* block);
+  /// An outer tensor a region read, and the IR value it was read as.
+  struct FreeVariable {
+    Tensor tensor;
+    ir::Value value;
+  };
   /// Closes the innermost region; returns its free variables in first-use order.
-  std::vector<Tensor> pop_region();
+  std::vector<FreeVariable> pop_region();
   /// Inside a region: whether `t` comes from outside the innermost one (a parameter or a value
   /// defined before it).
   bool from_outside_region(const Tensor& t) const;
@@ -119,7 +124,7 @@ class CaptureScope {
     ir::Block* block;
     ir::Block* saved_block;  // the insertion point to restore
     ir::Operation* saved_before;
-    std::vector<Tensor> free;
+    std::vector<FreeVariable> free;
   };
   std::vector<RegionFrame> regions_;
   void note_free_variable(const Tensor& t, ir::Value v);

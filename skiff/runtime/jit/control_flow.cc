@@ -12,6 +12,7 @@
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/jit/capture.h"
+#include "skiff/runtime/jit/region_replay.h"
 #include "skiff/runtime/jit/symbolic_tensor.h"
 
 namespace skiff::jit {
@@ -68,7 +69,8 @@ void add_unique(std::vector<Tensor>& all, const std::vector<Tensor>& more) {
 // Runs `fn` with the capture's insertion point inside `block`; on an error the region is closed
 // and `op` (the op being built) erased before the error goes on.
 template <class Fn>
-std::vector<Tensor> in_region(CaptureScope& scope, ir::Block* block, ir::Operation* op, Fn&& fn) {
+std::vector<CaptureScope::FreeVariable> in_region(CaptureScope& scope, ir::Block* block,
+                                                  ir::Operation* op, Fn&& fn) {
   scope.push_region(block);
   try {
     fn();
@@ -80,20 +82,44 @@ std::vector<Tensor> in_region(CaptureScope& scope, ir::Block* block, ir::Operati
   return scope.pop_region();
 }
 
+using FreeVariables = std::vector<CaptureScope::FreeVariable>;
+
+void add_unique(FreeVariables& all, const FreeVariables& more) {
+  for (const auto& f : more) {
+    bool seen = false;
+    for (const auto& a : all) seen = seen || a.tensor.impl() == f.tensor.impl();
+    if (!seen) all.push_back(f);
+  }
+}
+
+std::vector<Tensor> tensors_of(const FreeVariables& fs) {
+  std::vector<Tensor> out;
+  for (const auto& f : fs) out.push_back(f.tensor);
+  return out;
+}
+
+bool any_requires_grad(const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts) {
+    if (t.defined() && autograd::requires_grad(t)) return true;
+  }
+  return false;
+}
+
 // Note [Autodiff through cf.if]
-// The backward of a captured cond is a cond on the same predicate. Each backward branch runs
-// its forward branch again (inside the backward region, with grad mode on) and applies the
-// eager VJP rules with respect to the free variables, treated as independent inputs
-// (stop_at_inputs: a free variable computed from another one does not pass its gradient on
-// inside the branch; the outer graph does that). Since the backward is built by cond() itself,
-// it records the same kind of node when differentiated again: higher orders need no more code.
-std::vector<Tensor> branch_vjp(const Branch& fn, const std::vector<Tensor>& xs,
+// The backward of a captured cond is a cond on the same predicate. Each backward branch replays
+// its forward branch (region_replay.h: the recorded ops, not the user's function) inside the
+// backward region with grad mode on, and applies the eager VJP rules with respect to the free
+// variables, treated as independent inputs (stop_at_inputs: a free variable computed from
+// another one does not pass its gradient on inside the branch; the outer graph does that). Since
+// the backward is built by cond() itself, it records the same kind of node when differentiated
+// again: higher orders need no more code.
+std::vector<Tensor> branch_vjp(const RecipePtr& branch, const std::vector<Tensor>& xs,
                                const std::vector<Tensor>& grads) {
   autograd::GradModeGuard recording(true);
-  std::vector<Tensor> outs = fn();
+  std::vector<Tensor> outs = replay(branch);
   std::vector<Tensor> ys, gys;
   for (size_t k = 0; k < outs.size() && k < grads.size(); ++k) {
-    if (!outs[k].defined() || !grads[k].defined() || !autograd::requires_grad(outs[k])) continue;
+    if (!grads[k].defined() || !autograd::requires_grad(outs[k])) continue;
     Tensor g = grads[k];
     // The cond's output may have dynamic dims where this branch's is static.
     if (g.dims() != outs[k].dims()) g = reshape(g, outs[k].shape());
@@ -115,36 +141,32 @@ std::vector<Tensor> branch_vjp(const Branch& fn, const std::vector<Tensor>& xs,
   return gx;
 }
 
-void record_cond_grad(const Tensor& pred, const Branch& then_fn, const Branch& else_fn,
-                      const std::vector<Tensor>& free, std::vector<Tensor>& outputs) {
-  auto backward = [pred, then_fn, else_fn, free](const std::vector<Tensor>& grads) {
+void record_cond_grad(const Tensor& pred, ir::Operation* op, const FreeVariables& free,
+                      std::vector<Tensor>& outputs) {
+  RecipePtr then_r = record_region(op->region(0).front(), free);
+  RecipePtr else_r = record_region(op->region(1).front(), free);
+  const std::vector<Tensor> inputs = tensors_of(free);
+  auto backward = [pred, then_r, else_r, inputs](const std::vector<Tensor>& grads) {
     std::vector<size_t> want;
     std::vector<Tensor> xs;
-    for (size_t i = 0; i < free.size(); ++i) {
-      if (!autograd::requires_grad(free[i]) || !is_floating(free[i].dtype())) continue;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!autograd::requires_grad(inputs[i]) || !is_floating(inputs[i].dtype())) continue;
       want.push_back(i);
-      xs.push_back(free[i]);
+      xs.push_back(inputs[i]);
     }
-    std::vector<Tensor> result(free.size());
+    std::vector<Tensor> result(inputs.size());
     if (xs.empty()) return result;
-    auto vjp = [&](const Branch& fn) -> Branch {
-      return [fn, xs, grads] { return branch_vjp(fn, xs, grads); };
+    auto vjp = [&](const RecipePtr& branch) -> Branch {
+      return [branch, xs, grads] { return branch_vjp(branch, xs, grads); };
     };
-    std::vector<Tensor> g = cond(pred, vjp(then_fn), vjp(else_fn));
+    std::vector<Tensor> g = cond(pred, vjp(then_r), vjp(else_r));
     for (size_t j = 0; j < want.size(); ++j) result[want[j]] = g[j];
     return result;
   };
   auto node = std::make_shared<autograd::CustomFunctionNode>("cond", std::move(backward));
   std::vector<bool> non_differentiable;
   for (const Tensor& t : outputs) non_differentiable.push_back(!is_floating(t.dtype()));
-  autograd::apply_custom_function(free, outputs, node, non_differentiable);
-}
-
-bool any_requires_grad(const std::vector<Tensor>& ts) {
-  for (const Tensor& t : ts) {
-    if (t.defined() && autograd::requires_grad(t)) return true;
-  }
-  return false;
+  autograd::apply_custom_function(inputs, outputs, node, non_differentiable);
 }
 
 std::vector<Tensor> captured_cond(const Tensor& pred, const Branch& then_fn,
@@ -156,7 +178,7 @@ std::vector<Tensor> captured_cond(const Tensor& pred, const Branch& then_fn,
   // its regions into the real one.
   ir::Operation* scratch = ir::IfOp::build(b, p, {}).operation();
   std::vector<Tensor> outs[2];
-  std::vector<Tensor> free;
+  FreeVariables free;
   for (int r = 0; r < 2; ++r) {
     add_unique(free, in_region(scope, scratch->region(r).front(), scratch, [&] {
                  outs[r] = r == 0 ? then_fn() : else_fn();
@@ -189,8 +211,8 @@ std::vector<Tensor> captured_cond(const Tensor& pred, const Branch& then_fn,
   scratch->erase();
   std::vector<Tensor> result;
   for (ir::Value v : op->results()) result.push_back(scope.wrap(v));
-  if (autograd::grad_enabled() && any_requires_grad(free)) {
-    record_cond_grad(pred, then_fn, else_fn, free, result);
+  if (autograd::grad_enabled() && any_requires_grad(tensors_of(free))) {
+    record_cond_grad(pred, op, free, result);
   }
   return result;
 }
@@ -198,18 +220,16 @@ std::vector<Tensor> captured_cond(const Tensor& pred, const Branch& then_fn,
 struct CapturedWhile {
   ir::Operation* op;
   std::vector<Tensor> results;
-  std::vector<Tensor> free;  // outer tensors the body and the condition read
+  FreeVariables free;  // outer tensors the body (with the condition) reads
 };
 
-// Captures `body` into a cf.while. The block arguments start with the loop vars' types; when
+// Captures `step` into a cf.while. The block arguments start with the loop vars' types; when
 // the body yields other shapes, those dims become dynamic and the body is captured again.
-CapturedWhile capture_while_op(const LoopCond& cond_fn, const LoopBody& body_fn,
+CapturedWhile capture_while_op(const Tensor& first_cond, const detail::LoopStep& step,
                                const std::vector<Tensor>& vars) {
   CaptureScope& scope = *CaptureScope::current();
   ir::Builder& b = scope.builder();
-  Tensor c0 = cond_fn(vars);
-  check_pred("while_loop", "cond", c0);
-  std::vector<ir::Value> operands{scope.value_of(c0)};
+  std::vector<ir::Value> operands{scope.value_of(first_cond)};
   std::vector<ir::Type> types;
   for (const Tensor& v : vars) {
     operands.push_back(scope.value_of(v));
@@ -220,13 +240,10 @@ CapturedWhile capture_while_op(const LoopCond& cond_fn, const LoopBody& body_fn,
     ir::Block* body = op->region(0).add_block();
     for (ir::Type t : types) body->add_arg(t);
     std::vector<ir::Type> yielded;
-    std::vector<Tensor> free = in_region(scope, body, op, [&] {
+    FreeVariables free = in_region(scope, body, op, [&] {
       std::vector<Tensor> args;
       for (ir::Value a : body->args()) args.push_back(scope.wrap(a));
-      std::vector<Tensor> next = body_fn(args);
-      check_same_kinds("while_loop", "body", vars, next, "loop_vars");
-      Tensor c = cond_fn(next);
-      check_pred("while_loop", "cond", c);
+      auto [c, next] = step(args);
       std::vector<ir::Value> vals{scope.value_of(c)};
       for (const Tensor& t : next) {
         vals.push_back(scope.value_of(t));
@@ -281,23 +298,23 @@ size_t index_of(const std::vector<Tensor>& ts, const Tensor& t) {
 Tensor int64_scalar(int64_t v) { return full({}, v, DType::kInt64); }
 
 // Note [Autodiff through cf.while]
-// A differentiable loop is captured with extra loop vars: a trip counter and, per loop var, its
-// history (the state entering each iteration, stacked along a new leading dim of dynamic size).
-// The backward is a cf.while running the counter down: it gathers the state of iteration j,
-// re-runs the body on it (as fresh leaves) and applies the eager VJP rules (autograd::grad with
-// stop_at_inputs) to carry the loop vars' gradients one iteration back and add the free
-// variables' gradients to accumulators. O(trip count) memory, one re-run of the body per
-// iteration. The backward loop itself is not differentiable again (a clear error).
+// A differentiable loop is captured again with extra loop vars: a trip counter and, per loop
+// var, its history (the state entering each iteration, stacked along a new leading dim of
+// dynamic size); the body is replayed from its recording (region_replay.h). The backward is a
+// cf.while running the counter down: it gathers the state of iteration j, replays the body on it
+// (as fresh leaves) and applies the eager VJP rules (autograd::grad with stop_at_inputs) to carry
+// the loop vars' gradients one iteration back and add the free variables' gradients to
+// accumulators. O(trip count) memory, one body replay per iteration. The backward loop itself is
+// not differentiable again (a clear error).
 struct WhileBackward {
-  LoopBody body_fn;
+  RecipePtr body;
   std::vector<Tensor> vars, free, inputs;
   Tensor trips;
   std::vector<Tensor> history;
 
   std::vector<Tensor> operator()(const std::vector<Tensor>& grads) const {
-    const size_t m = vars.size();
     std::vector<size_t> dv;  // differentiable loop vars
-    for (size_t k = 0; k < m; ++k) {
+    for (size_t k = 0; k < vars.size(); ++k) {
       if (is_floating(vars[k].dtype())) dv.push_back(k);
     }
     std::vector<Tensor> fx;  // free variables that get a gradient
@@ -307,14 +324,14 @@ struct WhileBackward {
     std::vector<Tensor> init{subtract(trips, int64_scalar(1))};
     for (size_t k : dv) init.push_back(grads[k].defined() ? grads[k] : zeros_like(vars[k]));
     for (const Tensor& f : fx) init.push_back(zeros_like(f));
-    LoopCond more = [](const std::vector<Tensor>& v) {
-      return greater_equal(v[0], int64_scalar(0));
+    detail::LoopStep step = [this, dv, fx](const std::vector<Tensor>& v) {
+      std::vector<Tensor> next = back_step(v, dv, fx);
+      return std::make_pair(greater_equal(next[0], int64_scalar(0)), next);
     };
-    LoopBody step = [this, dv, fx](const std::vector<Tensor>& v) { return back_step(v, dv, fx); };
     std::vector<Tensor> r;
     {
       autograd::GradModeGuard off(false);
-      r = capture_while_op(more, step, init).results;
+      r = capture_while_op(greater_equal(init[0], int64_scalar(0)), step, init).results;
     }
     std::vector<Tensor> result(inputs.size());
     auto add_to = [&](const Tensor& input, const Tensor& g) {
@@ -327,8 +344,8 @@ struct WhileBackward {
       std::vector<Tensor> from = grads;
       add_unique(from, inputs);
       refuse_grad(from, result,
-                  "first-order gradients (higher orders through a captured "
-                  "while_loop are not implemented)");
+                  "first-order gradients (higher orders through a captured while_loop are not "
+                  "implemented)");
     }
     return result;
   }
@@ -345,11 +362,11 @@ struct WhileBackward {
     }
     for (size_t k : dv) xs.push_back(state[k]);
     xs.insert(xs.end(), fx.begin(), fx.end());
-    std::vector<Tensor> outs = body_fn(state);
+    std::vector<Tensor> outs = replay(body, state);  // (condition, next vars)
     std::vector<Tensor> ys, gys;
     for (size_t j = 0; j < dv.size(); ++j) {
-      if (!autograd::requires_grad(outs[dv[j]])) continue;
-      ys.push_back(outs[dv[j]]);
+      if (!autograd::requires_grad(outs[1 + dv[j]])) continue;
+      ys.push_back(outs[1 + dv[j]]);
       gys.push_back(v[1 + j]);
     }
     std::vector<Tensor> g(xs.size());
@@ -373,7 +390,7 @@ struct WhileBackward {
 };
 
 // The loop again, carrying a trip counter and the history of every loop var (see the note).
-std::vector<Tensor> differentiable_while(const LoopCond& cond_fn, const LoopBody& body_fn,
+std::vector<Tensor> differentiable_while(const Tensor& first_cond, const RecipePtr& body,
                                          const std::vector<Tensor>& vars,
                                          const std::vector<Tensor>& free) {
   const size_t m = vars.size();
@@ -384,25 +401,22 @@ std::vector<Tensor> differentiable_while(const LoopCond& cond_fn, const LoopBody
     shape.insert(shape.begin(), 0);
     aug.push_back(full(shape, 0, v.dtype()));
   }
-  LoopCond cond2 = [cond_fn, m](const std::vector<Tensor>& v) {
-    return cond_fn(std::vector<Tensor>(v.begin(), v.begin() + m));
-  };
-  LoopBody body2 = [body_fn, vars, m](const std::vector<Tensor>& v) {
+  detail::LoopStep step = [body, m](const std::vector<Tensor>& v) {
     std::vector<Tensor> cur(v.begin(), v.begin() + m);
-    std::vector<Tensor> next = body_fn(cur);
-    check_same_kinds("while_loop", "body", vars, next, "loop_vars");
+    std::vector<Tensor> y = replay(body, cur);  // (condition, next vars)
+    std::vector<Tensor> next(y.begin() + 1, y.end());
     next.push_back(add(v[m], int64_scalar(1)));
     for (size_t k = 0; k < m; ++k) next.push_back(concat({v[m + 1 + k], unsqueeze(cur[k], {0})}));
-    return next;
+    return std::make_pair(y[0], next);
   };
   CapturedWhile w;
   {
     autograd::GradModeGuard off(false);
-    w = capture_while_op(cond2, body2, aug);
+    w = capture_while_op(first_cond, step, aug);
   }
   std::vector<Tensor> outputs(w.results.begin(), w.results.begin() + m);
   auto back = std::make_shared<WhileBackward>();
-  back->body_fn = body_fn;
+  back->body = body;
   back->vars = vars;
   back->free = free;
   back->inputs = vars;
@@ -417,10 +431,24 @@ std::vector<Tensor> differentiable_while(const LoopCond& cond_fn, const LoopBody
   return outputs;
 }
 
-std::vector<Tensor> captured_while(const LoopCond& cond_fn, const LoopBody& body_fn,
+}  // namespace
+
+std::vector<Tensor> cond(const Tensor& pred, const Branch& then_fn, const Branch& else_fn) {
+  check_pred("cond", "pred", pred);
+  SKIFF_ENFORCE(then_fn && else_fn, kInvalidArgument, "cond", then_fn ? "false_fn" : "true_fn",
+                "a function", "none");
+  if (capturing()) return captured_cond(pred, then_fn, else_fn);
+  return pred.item<bool>() ? then_fn() : else_fn();
+}
+
+namespace detail {
+
+std::vector<Tensor> captured_while(const Tensor& first_cond, const LoopStep& step,
                                    const std::vector<Tensor>& vars) {
-  CapturedWhile w = capture_while_op(cond_fn, body_fn, vars);
-  if (!autograd::grad_enabled() || !(any_requires_grad(vars) || any_requires_grad(w.free))) {
+  check_pred("while_loop", "cond", first_cond);
+  CapturedWhile w = capture_while_op(first_cond, step, vars);
+  const std::vector<Tensor> free = tensors_of(w.free);
+  if (!autograd::grad_enabled() || !(any_requires_grad(vars) || any_requires_grad(free))) {
     return w.results;
   }
   bool static_shapes = true;
@@ -431,28 +459,20 @@ std::vector<Tensor> captured_while(const LoopCond& cond_fn, const LoopBody& body
   }
   if (!static_shapes) {
     std::vector<Tensor> inputs = vars;
-    add_unique(inputs, w.free);
+    add_unique(inputs, free);
     refuse_grad(inputs, w.results,
                 "loop vars of static shapes that the body keeps (a captured loop whose vars "
                 "change shape is not differentiable yet)");
     return w.results;
   }
-  // Differentiable: capture again, carrying what the backward loop needs.
-  std::vector<Tensor> free = w.free;
+  // Differentiable: capture again from the recording, carrying what the backward loop needs.
+  RecipePtr body = record_region(w.op->region(0).front(), w.free);
   w.results.clear();
   w.op->erase();
-  return differentiable_while(cond_fn, body_fn, vars, free);
+  return differentiable_while(first_cond, body, vars, free);
 }
 
-}  // namespace
-
-std::vector<Tensor> cond(const Tensor& pred, const Branch& then_fn, const Branch& else_fn) {
-  check_pred("cond", "pred", pred);
-  SKIFF_ENFORCE(then_fn && else_fn, kInvalidArgument, "cond", then_fn ? "false_fn" : "true_fn",
-                "a function", "none");
-  if (capturing()) return captured_cond(pred, then_fn, else_fn);
-  return pred.item<bool>() ? then_fn() : else_fn();
-}
+}  // namespace detail
 
 std::vector<Tensor> while_loop(const LoopCond& cond_fn, const LoopBody& body_fn,
                                std::vector<Tensor> loop_vars) {
@@ -464,16 +484,18 @@ std::vector<Tensor> while_loop(const LoopCond& cond_fn, const LoopBody& body_fn,
     SKIFF_ENFORCE(loop_vars[i].defined(), kInvalidArgument, "while_loop", str("loop_vars[", i, "]"),
                   "an initialized tensor", "an undefined tensor");
   }
-  if (capturing()) return captured_while(cond_fn, body_fn, loop_vars);
+  // One iteration: the body, then the condition on its result (both checked).
+  auto step = [&](const std::vector<Tensor>& vars) {
+    std::vector<Tensor> next = body_fn(vars);
+    check_same_kinds("while_loop", "body", loop_vars, next, "loop_vars");
+    Tensor c = cond_fn(next);
+    check_pred("while_loop", "cond", c);
+    return std::make_pair(c, next);
+  };
   Tensor c = cond_fn(loop_vars);
   check_pred("while_loop", "cond", c);
-  while (c.item<bool>()) {
-    std::vector<Tensor> next = body_fn(loop_vars);
-    check_same_kinds("while_loop", "body", loop_vars, next, "loop_vars");
-    loop_vars = std::move(next);
-    c = cond_fn(loop_vars);
-    check_pred("while_loop", "cond", c);
-  }
+  if (capturing()) return detail::captured_while(c, step, loop_vars);
+  while (c.item<bool>()) std::tie(c, loop_vars) = step(loop_vars);
   return loop_vars;
 }
 

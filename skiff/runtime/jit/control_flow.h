@@ -10,10 +10,12 @@
 // Outer tensors a region reads are its free variables (CaptureScope::push_region).
 //
 // Autodiff through cf.if: the outputs get a grad node whose backward is again a cond on the same
-// predicate; each backward branch re-runs its forward branch inside the region and takes the
-// eager VJP (autograd::grad with stop_at_inputs) with respect to the free variables. Because the
-// backward is a cond itself, second and higher orders come from the same rule.
+// predicate; each backward branch replays its forward branch from its recording (never the
+// user's function again: region_replay.h) and takes the eager VJP (autograd::grad with
+// stop_at_inputs) with respect to the free variables. Because the backward is a cond itself,
+// second and higher orders come from the same rule.
 // Autodiff through cf.while: see the note in control_flow.cc (the history of the loop state).
+// Branches and bodies run only while cond / while_loop runs: they may capture locals by reference.
 #pragma once
 
 #include <cstdint>
@@ -43,5 +45,14 @@ std::vector<Tensor> while_loop(const LoopCond& cond, const LoopBody& body,
 std::vector<Tensor> switch_case(const Tensor& branch_index,
                                 const std::vector<std::pair<int64_t, Branch>>& branches,
                                 const Branch& default_fn = nullptr);
+
+namespace detail {
+/// One loop iteration: the condition on the next loop vars, and those vars.
+using LoopStep = std::function<std::pair<Tensor, std::vector<Tensor>>(const std::vector<Tensor>&)>;
+/// A while_loop being captured, from its first condition and a step (while_loop and the replay
+/// of recorded regions build on it).
+std::vector<Tensor> captured_while(const Tensor& first_cond, const LoopStep& step,
+                                   const std::vector<Tensor>& vars);
+}  // namespace detail
 
 }  // namespace skiff::jit
