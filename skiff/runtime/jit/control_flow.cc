@@ -225,8 +225,10 @@ struct CapturedWhile {
 
 // Captures `step` into a cf.while. The block arguments start with the loop vars' types; when
 // the body yields other shapes, those dims become dynamic and the body is captured again.
+// `loop_vars` >= 0 marks a loop carrying history after its first `loop_vars` vars (the attribute
+// tells region replay which vars are the user's).
 CapturedWhile capture_while_op(const Tensor& first_cond, const detail::LoopStep& step,
-                               const std::vector<Tensor>& vars) {
+                               const std::vector<Tensor>& vars, int64_t loop_vars = -1) {
   CaptureScope& scope = *CaptureScope::current();
   ir::Builder& b = scope.builder();
   std::vector<ir::Value> operands{scope.value_of(first_cond)};
@@ -236,7 +238,9 @@ CapturedWhile capture_while_op(const Tensor& first_cond, const detail::LoopStep&
     types.push_back(operands.back().type());
   }
   while (true) {
-    ir::Operation* op = b.create(ir::WhileOp::kName, operands, types, {}, 1);
+    std::vector<ir::NamedAttribute> attrs;
+    if (loop_vars >= 0) attrs.push_back(b.named("loop_vars", b.int_attr(loop_vars)));
+    ir::Operation* op = b.create(ir::WhileOp::kName, operands, types, std::move(attrs), 1);
     ir::Block* body = op->region(0).add_block();
     for (ir::Type t : types) body->add_arg(t);
     std::vector<ir::Type> yielded;
@@ -412,7 +416,7 @@ std::vector<Tensor> differentiable_while(const Tensor& first_cond, const RecipeP
   CapturedWhile w;
   {
     autograd::GradModeGuard off(false);
-    w = capture_while_op(first_cond, step, aug);
+    w = capture_while_op(first_cond, step, aug, static_cast<int64_t>(m));
   }
   std::vector<Tensor> outputs(w.results.begin(), w.results.begin() + m);
   auto back = std::make_shared<WhileBackward>();

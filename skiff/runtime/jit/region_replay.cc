@@ -37,6 +37,7 @@ struct RegionRecipe {
     std::vector<int> out;
     Tensor constant;
     std::vector<std::shared_ptr<const RegionRecipe>> blocks;  // kIf: then, else; kWhile: body
+    int64_t loop_vars = -1;  // kWhile carrying history: the user's vars come first
   };
   std::vector<Step> steps;
   std::vector<int> args;
@@ -67,6 +68,7 @@ class Recorder {
     RegionRecipe::Step s;
     if (op->isa<ir::IfOp>() || op->isa<ir::WhileOp>()) {
       s.kind = op->isa<ir::IfOp>() ? StepKind::kIf : StepKind::kWhile;
+      if (auto n = op->attr("loop_vars")) s.loop_vars = n.cast<ir::IntAttr>().value();
     } else if (op->isa<ir::YieldOp>()) {
       s.kind = StepKind::kYield;
     } else if (op->name() == ir::CombineOp::kName) {
@@ -159,16 +161,23 @@ void run_step(const RegionRecipe::Step& s, Env& env) {
       return;
     }
     case StepKind::kWhile: {
+      // A loop that carried history for its backward is replayed as the user's loop (which
+      // carries its own history when differentiated); the history vars get their initial
+      // values, so the ops that extend them are dead code.
+      const size_t n = s.in.size() - 1;
+      const size_t m = s.loop_vars >= 0 ? static_cast<size_t>(s.loop_vars) : n;
+      std::vector<Tensor> inits, extras;
+      for (size_t k = 0; k < n; ++k) (k < m ? inits : extras).push_back(env[s.in[1 + k]][0]);
       auto around = std::make_shared<const Env>(env);
       auto body = s.blocks[0];
-      detail::LoopStep step = [around, body](const std::vector<Tensor>& vars) {
-        std::vector<Tensor> y = run_nested(body, around, vars);
-        return std::make_pair(y[0], std::vector<Tensor>(y.begin() + 1, y.end()));
+      detail::LoopStep step = [around, body, extras, m](const std::vector<Tensor>& vars) {
+        std::vector<Tensor> args = vars;
+        args.insert(args.end(), extras.begin(), extras.end());
+        std::vector<Tensor> y = run_nested(body, around, args);
+        return std::make_pair(y[0], std::vector<Tensor>(y.begin() + 1, y.begin() + 1 + m));
       };
-      std::vector<Tensor> inits;
-      for (size_t k = 1; k < s.in.size(); ++k) inits.push_back(env[s.in[k]][0]);
       std::vector<Tensor> out = detail::captured_while(env[s.in[0]][0], step, inits);
-      for (size_t j = 0; j < s.out.size(); ++j) env[s.out[j]] = {out[j]};
+      for (size_t j = 0; j < m; ++j) env[s.out[j]] = {out[j]};
       return;
     }
     case StepKind::kYield:

@@ -389,6 +389,58 @@ TEST(WhileGrad, CondInsideTheBodyMatchesEager) {
   }
 }
 
+// The backward replays recorded regions with nested cf ops in them: a loop inside a branch,
+// a loop inside a loop body.
+TEST(WhileGrad, NestedLoopsInBranchesAndBodiesMatchEager) {
+  auto inner = [](const Tensor& s, const Tensor& x) {
+    return jit::while_loop(
+        [](const Tensors& v) { return less_than(v[0], full({}, 2, DType::kInt64)); },
+        [&](const Tensors& v) {
+          return Tensors{add(v[0], full({}, 1, DType::kInt64)), multiply(sin(v[1]), x)};
+        },
+        {full({}, 0, DType::kInt64), s})[1];
+  };
+  using GradFn = std::function<Tensors(const Tensor&, bool)>;
+  GradFn loop_in_branch = [&](const Tensor& x, bool captured) {
+    Tensor y = sum(jit::cond(
+        positive(x), [&] { return Tensors{inner(x, x)}; }, [&] { return Tensors{exp(x)}; })[0]);
+    return captured ? jit::gradients({y}, {x}) : autograd::grad({y}, {x});
+  };
+  GradFn loop_in_loop = [&](const Tensor& x, bool captured) {
+    Tensors r = jit::while_loop(
+        [](const Tensors& v) { return less_than(v[0], full({}, 3, DType::kInt64)); },
+        [&](const Tensors& v) {
+          return Tensors{add(v[0], full({}, 1, DType::kInt64)), add(inner(v[1], x), x)};
+        },
+        {full({}, 0, DType::kInt64), x});
+    Tensor y = sum(r[1]);
+    return captured ? jit::gradients({y}, {x}) : autograd::grad({y}, {x});
+  };
+  for (const GradFn* fn : {&loop_in_branch, &loop_in_loop}) {
+    jit::StaticFunction f([&](const Tensors& in) { return (*fn)(requiring_grad(in[0]), true); });
+    for (std::vector<double> xv : {std::vector<double>{0.5, 1.5}, {-0.5, 0.2}}) {
+      expect_near(f({f64({2}, xv)})[0], (*fn)(requiring_grad(f64({2}, xv)), false)[0],
+                  fn == &loop_in_branch ? "loop in branch" : "loop in loop");
+    }
+  }
+}
+
+// A program with control flow and its backward prints and parses back to the same text.
+TEST(WhileGrad, ProgramRoundTripsThroughText) {
+  const Tensor w = requiring_grad(f64({3}, {0.7, -1.2, 0.4}));
+  jit::CapturedProgram p = jit::capture(
+      [&](const Tensors& in) {
+        Tensor x = requiring_grad(in[0]);
+        Tensor l = add(loop_loss(x, w, in[1]), cond_loss(x, w));
+        return jit::gradients({l}, {x, w});
+      },
+      {{{3}, DType::kFloat64, "x"}, {{}, DType::kInt64, "n"}});
+  const std::string text = p.program->print();
+  EXPECT_NE(text.find("loop_vars = 2"), std::string::npos);
+  std::unique_ptr<ir::Program> q = ir::Program::parse(p.context.get(), text);
+  EXPECT_EQ(q->print(), text);
+}
+
 TEST(WhileGrad, UnsupportedCasesAreClearErrors) {
   auto second_order = [](const Tensors& in) {
     Tensor x = requiring_grad(in[0]);
