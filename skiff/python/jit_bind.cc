@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
@@ -44,6 +45,11 @@ jit::CaptureScope& scope_of(PyCapture& c) {
                 "a finished one");
   return *s;
 }
+
+// `with _C.jit.suspend():` (explicit enter/exit: Python may keep the object alive longer).
+struct Suspend {
+  std::optional<jit::CaptureSuspension> on;
+};
 
 py::list tensors_or_none(std::vector<Tensor> ts) {
   py::list out;
@@ -151,6 +157,11 @@ void bind_jit(py::module_& m) {
       });
 
   m.def("is_capturing", &jit::capturing, "True while a capture is active on this thread");
+  // `with _C.jit.suspend():` runs ops eagerly inside a capture.
+  py::class_<Suspend>(m, "suspend")
+      .def(py::init<>())
+      .def("__enter__", [](Suspend& s) { s.on.emplace(); })
+      .def("__exit__", [](Suspend& s, py::args) { s.on.reset(); });
   m.def(
       "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
       py::arg("tensor"));

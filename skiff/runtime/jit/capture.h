@@ -101,6 +101,10 @@ class CaptureScope {
   std::unordered_map<const TensorImpl*, ir::Value> params_;
   std::unordered_map<const TensorImpl*, ir::Value> written_;  // dense tensor -> its new value
   std::vector<Tensor> written_order_;
+  // The gradients parameters had when the capture first saw them: a backward inside the
+  // capture gives them symbolic gradients, which must not outlive it.
+  std::vector<std::pair<Tensor, Tensor>> grads_before_;
+  void restore_grads();
   CaptureScope* previous_ = nullptr;
   bool active_ = false;
 };
