@@ -1002,6 +1002,39 @@ def uses_only_meta(op, name):
     return True
 
 
+def gen_inplace_capture(op, aliased):
+    """Inside a capture an in-place call is captured functionally (the out-of-place op, recorded
+    for autograd as usual; an in-place-only op on copies of what it writes), then the written
+    arguments are rebound to the results (jit::rebind_inplace)."""
+    L = ["  if (jit::capturing()) [[unlikely]] {"]
+    if op.inplace_only:
+        lists = []
+        for a in op.args:
+            if a.kind == "kTensor":
+                lists.append(f"{{{a.name}}}")
+            elif a.kind == "kTensorList":
+                lists.append(a.name)
+            elif a.kind == "kOptionalTensor":
+                lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
+        attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
+                          if not a.is_tensor)
+        L.append(f"    TensorLists c = jit::capture_op(kOp, {{{', '.join(lists)}}}, {{{attrs}}});")
+        results = [f"c[{j}]" if o.is_list else f"c[{j}][0]" for j, o in enumerate(op.outputs)]
+    else:
+        L.append(f"    auto r = {op.name}({', '.join(a.name for a in op.args)});")
+        results = ["r"] if len(op.outputs) == 1 else \
+            [f"std::get<{j}>(r)" for j in range(len(op.outputs))]
+    for j, o in enumerate(op.outputs):
+        if o.name in aliased:
+            src = aliased[o.name]
+            L.append(f"    jit::rebind_inplace(kOp, \"{src}\", {src}, {results[j]});")
+    returned = [aliased.get(o.name, results[j]) for j, o in enumerate(op.outputs)]
+    L.append("    return " + (returned[0] if len(returned) == 1 else
+                               "{" + ", ".join(returned) + "}") + ";")
+    L.append("  }")
+    return L
+
+
 def gen_api_fn_inplace(op):
     """The in-place variant on Tensors (Paddle semantics): refuses leaves that require grad and
     views of tensors that require grad (in grad mode); saves a copy of an overwritten input its
@@ -1015,6 +1048,7 @@ def gen_api_fn_inplace(op):
     L.append(f"  static constexpr const char* kOp = \"{name}\";")
     for src in aliased.values():
         L.append(f"  autograd::check_inplace(kOp, \"{src}\", {src});")
+    L += gen_inplace_capture(op, aliased)
     tensor_args = [a for a in op.args if a.is_tensor]
     differentiable = op.differentiable and tensor_args
     if differentiable:

@@ -6,6 +6,8 @@
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ops/ir/convert.h"
+#include "skiff/ops/generated/api.h"
+#include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/engine.h"
@@ -19,7 +21,6 @@ thread_local CaptureScope* t_capture = nullptr;
 
 namespace br = ops::ir_bridge;
 
-namespace {
 std::shared_ptr<ir::IrContext> default_context() {
   static const std::shared_ptr<ir::IrContext> ctx = [] {
     auto c = std::make_shared<ir::IrContext>();
@@ -29,20 +30,39 @@ std::shared_ptr<ir::IrContext> default_context() {
   }();
   return ctx;
 }
-}  // namespace
 
-CaptureScope::CaptureScope(std::shared_ptr<ir::IrContext> ctx)
+CaptureScope::CaptureScope(std::shared_ptr<ir::IrContext> ctx, Activation when)
     : ctx_(std::move(ctx)),
       program_(std::make_unique<ir::Program>(ctx_.get())),
       builder_(ctx_.get(), program_->block()) {
-  SKIFF_ENFORCE(detail::t_capture == nullptr, kPrecondition, "to_static", "capture",
-                "no capture already running on this thread", "a nested capture");
   result_.context = ctx_;
-  previous_ = detail::t_capture;
-  detail::t_capture = this;
+  if (when == Activation::kNow) {
+    SKIFF_ENFORCE(detail::t_capture == nullptr, kPrecondition, "to_static", "capture",
+                  "no capture already running on this thread", "a nested capture");
+    activate();
+  }
 }
 
-CaptureScope::~CaptureScope() { detail::t_capture = previous_; }
+CaptureScope::~CaptureScope() {
+  if (active_ && detail::t_capture == this) detail::t_capture = previous_;
+}
+
+void CaptureScope::activate() {
+  SKIFF_ENFORCE(!active_ && program_, kPrecondition, "capture", "activate",
+                "an inactive, unfinished capture", active_ ? "an active one" : "a finished one");
+  previous_ = detail::t_capture;
+  detail::t_capture = this;
+  active_ = true;
+}
+
+void CaptureScope::deactivate() {
+  SKIFF_ENFORCE(active_ && detail::t_capture == this, kPrecondition, "capture", "deactivate",
+                "the innermost active capture of this thread",
+                active_ ? "a capture activated before another still active one" : "an inactive one");
+  detail::t_capture = previous_;
+  previous_ = nullptr;
+  active_ = false;
+}
 
 Tensor CaptureScope::input(const InputSpec& spec) {
   std::string name = spec.name.empty() ? str("input", result_.inputs.size()) : spec.name;
@@ -57,6 +77,7 @@ ir::Value CaptureScope::value_of(const Tensor& t) {
   if (const SymbolicTensor* s = as_symbolic(t)) return s->value();
   SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "to_static", "tensor", "a dense or symbolic tensor",
                 "another kind");
+  if (auto w = written_.find(t.impl()); w != written_.end()) return w->second;
   auto it = params_.find(t.impl());
   if (it != params_.end()) return it->second;
   // Parameters sit at the top of the program so every later op may use them.
@@ -94,12 +115,29 @@ void CaptureScope::output(const Tensor& t, const std::string& name) {
 void CaptureScope::update(const Tensor& param, const Tensor& value) {
   SKIFF_ENFORCE(param.is_dense(), kInvalidArgument, "to_static", "param",
                 "a dense tensor (a parameter of the program)", "a symbolic tensor");
-  std::string name = str("update", result_.updates.size());
-  output(value, name);
-  result_.updates.emplace_back(name, param);
+  SKIFF_ENFORCE(param.dtype() == value.dtype() && param.dims() == value.dims(), kInvalidArgument,
+                "to_static", "update", str("a value of the parameter's ", dtype_name(param.dtype()),
+                                           " ", param.dims()),
+                str(dtype_name(value.dtype()), " ", value.dims()));
+  ir::Value v = value_of(value);
+  if (written_.emplace(param.impl(), v).second) {
+    written_order_.push_back(param);
+  } else {
+    written_[param.impl()] = v;
+  }
 }
 
 CapturedProgram CaptureScope::finish() {
+  SKIFF_ENFORCE(program_ != nullptr, kPrecondition, "capture", "finish", "an unfinished capture",
+                "a finished one");
+  // Only the last value written into each dense tensor goes back to it.
+  for (const Tensor& param : written_order_) {
+    std::string name = str("update", result_.updates.size());
+    ir::ShadowOutputOp::build(builder_, written_.at(param.impl()), name);
+    result_.outputs.push_back(name);
+    result_.updates.emplace_back(name, param);
+  }
+  if (active_) deactivate();
   result_.program = std::move(program_);
   result_.program->verify();
   return std::move(result_);
@@ -112,17 +150,33 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
   SKIFF_CHECK(scope != nullptr);
   const ops::OpSchema& s = ops::op_schema(name);
   ir::Builder& b = scope->builder();
+  // An in-place-only op (a fused optimizer update) writes into the inputs it is given: it gets
+  // copies, so that the program stays functional (the caller rebinds the targets to the results).
+  const ops::InplaceInfo* inplace = ops::inplace_info(s.id);
+  const bool writes_inputs = inplace != nullptr && inplace->api == s.name;
+  auto written = [&](const std::string& arg) {
+    if (!writes_inputs) return false;
+    for (const auto& [in, out] : inplace->pairs) {
+      if (in == arg) return true;
+    }
+    return false;
+  };
+  auto operand = [&](const Tensor& t, bool copy) {
+    ir::Value v = scope->value_of(t);
+    return copy ? b.create_inferred("op.assign", {v}, {})->result(0) : v;
+  };
   std::vector<ir::Value> operands;
   size_t k = 0;
   for (const ops::ArgSchema& arg : s.args) {
     if (!ops::is_tensor_kind(arg.kind)) continue;
     const std::vector<Tensor>& list = inputs[k++];
+    const bool copy = written(arg.name);
     if (arg.kind == ops::ArgKind::kTensorList) {
       std::vector<ir::Value> vals;
-      for (const Tensor& t : list) vals.push_back(scope->value_of(t));
+      for (const Tensor& t : list) vals.push_back(operand(t, copy));
       operands.push_back(ir::CombineOp::build(b, vals).out());
     } else {
-      operands.push_back(list.empty() ? ir::Value() : scope->value_of(list[0]));
+      operands.push_back(list.empty() ? ir::Value() : operand(list[0], copy));
     }
   }
   ir::Operation* op =
@@ -137,6 +191,37 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
     }
   }
   return out;
+}
+
+void rebind_inplace(const char* op, const char* arg, const Tensor& target, const Tensor& value) {
+  CaptureScope* scope = CaptureScope::current();
+  SKIFF_CHECK(scope != nullptr);
+  SKIFF_ENFORCE(target.dims() == value.dims(), kInvalidArgument, op, arg,
+                str("a result of its own shape ", target.dims()), value.dims());
+  // The result is stored in the target's dtype, as the eager in-place kernels do.
+  Tensor v = value;
+  if (value.dtype() != target.dtype()) {
+    ops::inplace_dtype(op, arg, target.dtype(), value.dtype());
+    v = cast(value, target.dtype());
+  }
+  if (as_symbolic(target) != nullptr) {
+    const auto* def = as_symbolic(target)->value().defining_op();
+    const ops::OpSchema* producer = def ? br::schema_of(def) : nullptr;
+    SKIFF_ENFORCE(producer == nullptr || !producer->is_view, kUnimplemented, op, arg,
+                  "a tensor that is not a view inside to_static (write the whole tensor, or use "
+                  "an out-of-place op such as paddle.where or scatter)",
+                  str("a view made by ", producer ? producer->name : ""));
+    const_cast<Tensor&>(target) = v;
+    return;
+  }
+  scope->update(target, v);
+}
+
+void rebind_inplace(const char* op, const char* arg, const std::vector<Tensor>& targets,
+                    const std::vector<Tensor>& values) {
+  SKIFF_ENFORCE(targets.size() == values.size(), kInvalidArgument, op, arg,
+                str(values.size(), " tensors"), targets.size());
+  for (size_t i = 0; i < targets.size(); ++i) rebind_inplace(op, arg, targets[i], values[i]);
 }
 
 std::vector<Tensor> gradients(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -44,30 +45,50 @@ struct CapturedProgram {
   std::vector<std::pair<std::string, Tensor>> updates;  // output name -> parameter to overwrite
 };
 
-/// The active capture on this thread (RAII); nested scopes are not allowed.
+/// The IR context captures use by default: every dialect loaded, op interfaces attached.
+std::shared_ptr<ir::IrContext> default_context();
+
+/// A deep copy (a fresh program; the same bound tensors).
+CapturedProgram clone_program(const CapturedProgram& p);
+/// A program from its text (Program::print) whose builtin.parameter ops are bound to `params`
+/// by name; inputs and outputs are its op.data and builtin.shadow_output ops in order.
+CapturedProgram parse_program(std::string_view text,
+                              const std::vector<std::pair<std::string, Tensor>>& params);
+
+/// A program under construction. Made with Activation::kNow it is this thread's capture for its
+/// lifetime (RAII; nested captures are refused). Made with kLater it is activated and
+/// deactivated explicitly, in stack order (Paddle's program_guard, the Python capture object).
 class CaptureScope {
  public:
-  explicit CaptureScope(std::shared_ptr<ir::IrContext> ctx);
+  enum class Activation { kNow, kLater };
+  explicit CaptureScope(std::shared_ptr<ir::IrContext> ctx, Activation when = Activation::kNow);
   ~CaptureScope();
   CaptureScope(const CaptureScope&) = delete;
   CaptureScope& operator=(const CaptureScope&) = delete;
 
   static CaptureScope* current() { return detail::t_capture; }
+  void activate();
+  void deactivate();
+  bool active() const { return active_; }
+
   ir::IrContext* context() const { return ctx_.get(); }
   ir::Builder& builder() { return builder_; }
+  /// The program so far (null after finish()).
+  const ir::Program* program() const { return program_.get(); }
 
   /// An op.data input of the program.
   Tensor input(const InputSpec& spec);
   /// The IR value of `t`: its own for a symbolic tensor, else the parameter bound to it
-  /// (created on first use).
+  /// (created on first use), or the value an in-place op last wrote into it.
   ir::Value value_of(const Tensor& t);
   /// Wraps an IR value as a symbolic tensor.
   Tensor wrap(ir::Value v);
   /// Marks `t` as the program output `name`.
   void output(const Tensor& t, const std::string& name);
-  /// After each run, the output `value` is copied into the dense tensor `param`.
+  /// After each run, the final `value` written into the dense tensor `param` is copied into it;
+  /// until then, reads of `param` in this capture see `value`.
   void update(const Tensor& param, const Tensor& value);
-  /// Ends the capture and hands over the program.
+  /// Ends the capture (deactivating it) and hands over the program.
   CapturedProgram finish();
 
  private:
@@ -76,7 +97,10 @@ class CaptureScope {
   ir::Builder builder_;
   CapturedProgram result_;
   std::unordered_map<const TensorImpl*, ir::Value> params_;
+  std::unordered_map<const TensorImpl*, ir::Value> written_;  // dense tensor -> its new value
+  std::vector<Tensor> written_order_;
   CaptureScope* previous_ = nullptr;
+  bool active_ = false;
 };
 
 /// Gradients of `outputs` with respect to `inputs` (symbolic tensors or parameters), appended

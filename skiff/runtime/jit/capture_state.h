@@ -27,4 +27,14 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
                                             const std::vector<std::vector<Tensor>>& inputs,
                                             const std::map<std::string, ops::AttrValue>& attrs);
 
+/// An in-place op inside a capture (`x.add_(y)`, a fused optimizer update) is captured as its
+/// functional form; this makes `target` stand for the new `value` from here on. A symbolic
+/// target's handle is rebound to `value` (handles copied earlier keep the old value, as saved
+/// tensors must); a dense target (a parameter, an optimizer moment) reads `value` for the rest
+/// of the capture and is overwritten with it after each run of the program. `op`/`arg` name the
+/// call in errors (a result that cannot be stored in the target).
+void rebind_inplace(const char* op, const char* arg, const Tensor& target, const Tensor& value);
+void rebind_inplace(const char* op, const char* arg, const std::vector<Tensor>& targets,
+                    const std::vector<Tensor>& values);
+
 }  // namespace skiff::jit

@@ -21,6 +21,36 @@ bool matches(const std::vector<InputSpec>& specs, const std::vector<Tensor>& inp
 }
 }  // namespace
 
+CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions options)
+    : program_(std::move(p)) {
+  // The pipeline of docs/ARCHITECTURE.md: capture -> (optimization passes) -> kernel dialect.
+  ir::PassManager pm(program_.context.get());
+  pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  pm.run(*program_.program);
+  exec_ = std::make_unique<executor::Executor>(program_, options);
+  for (const std::string& name : program_.outputs) {
+    bool update = false;
+    for (const auto& u : program_.updates) update = update || u.first == name;
+    is_update_.push_back(update);
+  }
+}
+
+std::vector<Tensor> CompiledProgram::run(const std::vector<Tensor>& inputs) {
+  std::vector<DenseTensor> feeds;
+  feeds.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SKIFF_ENFORCE(inputs[i].is_dense(), kInvalidArgument, "executor", str("input ", i),
+                  "a dense tensor", "a symbolic tensor (a program runs on data)");
+    feeds.push_back(inputs[i].dense());
+  }
+  std::vector<DenseTensor> out = exec_->run(feeds);
+  std::vector<Tensor> result;
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!is_update_[k]) result.emplace_back(std::move(out[k]));
+  }
+  return result;
+}
+
 StaticFunction::StaticFunction(Function fn, std::vector<InputSpec> specs,
                                executor::ExecutorOptions options)
     : fn_(std::move(fn)), specs_(std::move(specs)), options_(options) {}
@@ -48,38 +78,21 @@ std::vector<Tensor> StaticFunction::operator()(const std::vector<Tensor>& inputs
         entry->specs.push_back({inputs[i].shape(), inputs[i].dtype(), str("input", i)});
       }
     }
-    entry->program = capture(fn_, entry->specs);
-    // The pipeline of docs/ARCHITECTURE.md: capture -> (optimization passes) -> kernel dialect.
-    ir::PassManager pm(entry->program.context.get());
-    pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
-    pm.run(*entry->program.program);
-    entry->exec = std::make_unique<executor::Executor>(entry->program, options_);
+    entry->compiled = std::make_unique<CompiledProgram>(capture(fn_, entry->specs), options_);
     entries_.push_back(std::move(entry));
     e = entries_.back().get();
   }
   last_ = e;
-  std::vector<DenseTensor> feeds;
-  feeds.reserve(inputs.size());
-  for (const Tensor& t : inputs) feeds.push_back(t.dense());
-  std::vector<DenseTensor> out = e->exec->run(feeds);
-  // The function's results, without the parameter updates it captured.
-  std::vector<Tensor> result;
-  const CapturedProgram& p = e->program;
-  for (size_t k = 0; k < out.size(); ++k) {
-    bool update = false;
-    for (const auto& u : p.updates) update = update || u.first == p.outputs[k];
-    if (!update) result.emplace_back(std::move(out[k]));
-  }
-  return result;
+  return e->compiled->run(inputs);
 }
 
 const CapturedProgram& StaticFunction::last_program() const {
   SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
-  return last_->program;
+  return last_->compiled->program();
 }
 const executor::Executor& StaticFunction::last_executor() const {
   SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
-  return *last_->exec;
+  return last_->compiled->executor();
 }
 
 }  // namespace skiff::jit

@@ -13,6 +13,23 @@
 
 namespace skiff::jit {
 
+/// A captured program lowered to the kernel dialect, with its executor (built once).
+class CompiledProgram {
+ public:
+  explicit CompiledProgram(CapturedProgram p, executor::ExecutorOptions options = {});
+  /// Runs the program on one dense tensor per input; returns its outputs other than the
+  /// parameter updates, which it writes back into their parameters.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  /// The lowered program.
+  const CapturedProgram& program() const { return program_; }
+  const executor::Executor& executor() const { return *exec_; }
+
+ private:
+  CapturedProgram program_;
+  std::unique_ptr<executor::Executor> exec_;
+  std::vector<bool> is_update_;  // per output
+};
+
 class StaticFunction {
  public:
   /// Without specs, each new input signature (exact dims) is captured on its own.
@@ -29,8 +46,7 @@ class StaticFunction {
  private:
   struct Entry {
     std::vector<InputSpec> specs;
-    CapturedProgram program;
-    std::unique_ptr<executor::Executor> exec;
+    std::unique_ptr<CompiledProgram> compiled;
   };
   Function fn_;
   std::vector<InputSpec> specs_;
