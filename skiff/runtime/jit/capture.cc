@@ -163,7 +163,7 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
   };
   auto operand = [&](const Tensor& t, bool copy) {
     ir::Value v = scope->value_of(t);
-    return copy ? b.create_inferred("op.assign", {v}, {})->result(0) : v;
+    return copy ? b.create_inferred("op.assign", std::span<const ir::Value>(&v, 1), {})->result(0) : v;
   };
   std::vector<ir::Value> operands;
   size_t k = 0;
@@ -205,7 +205,7 @@ void rebind_inplace(const char* op, const char* arg, const Tensor& target, const
     v = cast(value, target.dtype());
   }
   if (as_symbolic(target) != nullptr) {
-    const auto* def = as_symbolic(target)->value().defining_op();
+    ir::Operation* def = as_symbolic(target)->value().defining_op();
     const ops::OpSchema* producer = def ? br::schema_of(def) : nullptr;
     SKIFF_ENFORCE(producer == nullptr || !producer->is_view, kUnimplemented, op, arg,
                   "a tensor that is not a view inside to_static (write the whole tensor, or use "
