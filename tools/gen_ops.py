@@ -1021,7 +1021,7 @@ def gen_inplace_capture(op, aliased):
         L.append(f"    TensorLists c = jit::capture_op(kOp, {{{', '.join(lists)}}}, {{{attrs}}});")
         results = [f"c[{j}]" if o.is_list else f"c[{j}][0]" for j, o in enumerate(op.outputs)]
     else:
-        L.append(f"    auto r = ::skiff::{op.name}({', '.join(a.name for a in op.args)});")
+        L.append(f"    auto r = skiff::{op.name}({', '.join(a.name for a in op.args)});")
         results = ["r"] if len(op.outputs) == 1 else \
             [f"std::get<{j}>(r)" for j in range(len(op.outputs))]
     for j, o in enumerate(op.outputs):

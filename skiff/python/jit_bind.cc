@@ -1,210 +1,255 @@
-// skiff._C.jit: the capture machinery (skiff/runtime/jit) and the executor for Python, the layer
-// under paddle.static (python/skiff/static) and paddle.jit.to_static.
-//   Capture          a program under construction; activate()/deactivate() make it the thread's
-//                    current capture (stack order: program_guard nests); ops on its symbolic
-//                    tensors append IR ops; snapshot(fetch) copies it, finished, with extra outputs
-//   Program          a finished program: text, inputs, outputs; compile() -> CompiledProgram
-//   CompiledProgram  the program after DCE and lower-to-kernel, with its executor: run(feeds)
+// skiff._C.jit: the capture machinery of skiff/runtime/jit for the Python layer
+// (python/skiff/jit builds to_static, jit.save/load on it; python/skiff/static the static API).
+//   Capture       a program under construction; activate()/deactivate() make it the thread's
+//                 current capture, so every op called meanwhile appends to it
+//   Program       a finished program: text, inputs/outputs, split into forward and backward
+//   CompiledProgram  a program lowered to kernels with its executor: run(list of Tensors)
+// paddle.static adds: Capture.snapshot (Executor.run compiles a copy of a program still being
+// built, with the fetch list as outputs), Capture.owns/num_ops, Program.prune.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <memory>
 
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ir/passes/passes.h"
-#include "skiff/ops/ir/convert.h"
-#include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
-#include "skiff/runtime/executor/executor.h"
 #include "skiff/runtime/jit/capture.h"
+#include "skiff/runtime/jit/partition.h"
+#include "skiff/runtime/jit/static_function.h"
+#include "skiff/runtime/jit/symbolic_tensor.h"
 
 namespace skiff::python {
 
 namespace {
 
-using ProgramPtr = std::shared_ptr<jit::CapturedProgram>;
+using jit::CapturedProgram;
 
-/// A program compiled for the executor. The executor keeps references into the program, so both
-/// live here together.
-struct CompiledProgram {
-  ProgramPtr program;
-  std::unique_ptr<executor::Executor> exec;
+struct PyProgram {
+  std::shared_ptr<CapturedProgram> p;
+  const CapturedProgram& get() const { return *p; }
 };
 
-/// The names of the op.data ops of `p`, in program order (what a run must be fed).
-std::vector<std::string> data_names(const ir::Program& p) {
-  std::vector<std::string> out;
-  for (ir::Operation* op = p.block()->front(); op; op = op->next()) {
-    if (op->name() == ir::op::DataOp::kName) out.push_back(ir::op::DataOp(op).name());
-  }
+py::list params_of(const std::vector<std::pair<std::string, Tensor>>& params) {
+  py::list out;
+  for (const auto& [name, t] : params) out.append(py::make_tuple(name, t));
   return out;
 }
 
-/// Copies `src`, prunes what no output or update needs (inputs included: a run is fed only what
-/// the fetched values depend on), lowers it to the kernel dialect and builds its executor.
-std::shared_ptr<CompiledProgram> compile(const jit::CapturedProgram& src, bool parallel) {
-  auto p = std::make_shared<jit::CapturedProgram>();
-  p->context = src.context;
-  p->program = src.program->clone();
-  p->params = src.params;
-  p->outputs = src.outputs;
-  p->updates = src.updates;
-  ir::PassManager pm(p->context.get());
-  pm.add_pass(ir::create_dce_pass());
-  pm.run(*p->program);
-  for (ir::Operation* op = p->program->block()->front(); op;) {
-    ir::Operation* next = op->next();
-    if (op->name() == ir::op::DataOp::kName && op->use_empty()) op->erase();
-    op = next;
-  }
-  p->inputs = data_names(*p->program);
-  ir::PassManager lower(p->context.get());
-  lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
-  lower.run(*p->program);
-  auto c = std::make_shared<CompiledProgram>();
-  c->program = p;
-  executor::ExecutorOptions options;
-  options.parallel = parallel;
-  c->exec = std::make_unique<executor::Executor>(*p, options);
-  return c;
+// The Python Capture object; finish() hands the program over and leaves it empty.
+struct PyCapture {
+  std::unique_ptr<jit::CaptureScope> s;
+};
+
+jit::CaptureScope& scope_of(PyCapture& c) {
+  std::unique_ptr<jit::CaptureScope>& s = c.s;
+  SKIFF_ENFORCE(s != nullptr, kPrecondition, "capture", "self", "an unfinished capture",
+                "a finished one");
+  return *s;
 }
 
-/// A Tensor handle, symbolic ones included (tensor_arg refuses those outside a capture, as ops
-/// must; the program API takes them at any time).
-Tensor any_tensor(py::handle h, const char* op, const char* arg) {
-  const Tensor* t = as_tensor_ptr(h);
-  if (t == nullptr) throw py::type_error(str(op, ": argument '", arg, "' expected a Tensor"));
-  return *t;
-}
-
-/// A Tensor, or a list of Tensors where None stands for an undefined one (a default seed).
-std::vector<Tensor> tensors(py::handle h, const char* op, const char* arg) {
-  if (h.is_none()) return {};
-  if (is_tensor(h)) return {any_tensor(h, op, arg)};
-  std::vector<Tensor> out;
-  for (py::handle item : h) out.push_back(item.is_none() ? Tensor() : any_tensor(item, op, arg));
-  return out;
-}
-
-py::list to_list(std::vector<Tensor> ts) {
+py::list tensors_or_none(std::vector<Tensor> ts) {
   py::list out;
   for (auto& t : ts) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
   return out;
 }
 
+/// A Tensor, or a list of them (symbolic ones included: tensor_arg refuses those outside a
+/// capture, as ops must, while the program API takes them at any time).
+std::vector<Tensor> any_tensors(py::handle h, const char* op, const char* arg) {
+  std::vector<Tensor> out;
+  auto one = [&](py::handle x) {
+    const Tensor* t = as_tensor_ptr(x);
+    if (t == nullptr) throw py::type_error(str(op, ": argument '", arg, "' expected Tensors"));
+    out.push_back(*t);
+  };
+  if (as_tensor_ptr(h) != nullptr) {
+    one(h);
+  } else {
+    for (py::handle x : h) one(x);
+  }
+  return out;
+}
+
+/// A copy of `p` without what no output or update needs; inputs too, so a run is fed only what
+/// the fetched values depend on (Paddle's pruning of a program to its fetch list).
+CapturedProgram pruned(const CapturedProgram& p) {
+  CapturedProgram r = jit::clone_program(p);
+  ir::PassManager pm(r.context.get());
+  pm.add_pass(ir::create_dce_pass());
+  pm.run(*r.program);
+  r.inputs.clear();
+  for (ir::Operation* op = r.program->block()->front(); op;) {
+    ir::Operation* next = op->next();
+    if (op->name() == ir::op::DataOp::kName) {
+      if (op->use_empty()) {
+        op->erase();
+      } else {
+        r.inputs.push_back(ir::op::DataOp(op).name());
+      }
+    }
+    op = next;
+  }
+  return r;
+}
+
 }  // namespace
 
 void bind_jit(py::module_& m) {
-  py::class_<jit::CapturedProgram, ProgramPtr>(m, "Program", "A finished captured program")
-      .def("text", [](const jit::CapturedProgram& p) { return p.program->print(); })
-      .def("__str__", [](const jit::CapturedProgram& p) { return p.program->print(); })
-      .def_property_readonly("inputs", [](const jit::CapturedProgram& p) { return p.inputs; })
-      .def_property_readonly("outputs", [](const jit::CapturedProgram& p) { return p.outputs; })
-      .def_property_readonly("num_updates",
-                             [](const jit::CapturedProgram& p) { return p.updates.size(); })
-      .def(
-          "compile",
-          [](const jit::CapturedProgram& p, bool parallel) { return compile(p, parallel); },
-          py::arg("parallel") = false);
-
-  py::class_<CompiledProgram, std::shared_ptr<CompiledProgram>>(m, "CompiledProgram")
-      .def_property_readonly("inputs",
-                             [](const CompiledProgram& c) { return c.program->inputs; })
-      .def_property_readonly("outputs",
-                             [](const CompiledProgram& c) { return c.program->outputs; })
-      .def("text", [](const CompiledProgram& c) { return c.program->program->print(); })
-      .def(
-          "run",
-          [](CompiledProgram& c, py::handle feeds) {
-            std::vector<DenseTensor> dense;
-            for (const Tensor& t : tensors(feeds, "CompiledProgram.run", "feeds")) {
-              dense.push_back(t.dense());
-            }
-            std::vector<DenseTensor> out;
-            {
-              py::gil_scoped_release release;
-              out = c.exec->run(dense);
-            }
-            py::list result;
-            for (auto& d : out) result.append(py::cast(Tensor(std::move(d))));
-            return result;
-          },
-          py::arg("feeds"))
-      .def_property_readonly("planned_peak_bytes",
-                             [](const CompiledProgram& c) { return c.exec->planned_peak_bytes(); })
-      .def_property_readonly("measured_peak_bytes", [](const CompiledProgram& c) {
-        return c.exec->measured_peak_bytes();
-      });
-
-  py::class_<jit::CaptureScope>(m, "Capture", "A program under construction")
+  py::class_<PyCapture>(m, "Capture")
       .def(py::init([] {
-        return std::make_unique<jit::CaptureScope>(jit::default_context(),
-                                                   jit::CaptureScope::Activation::kLater);
+        return PyCapture{std::make_unique<jit::CaptureScope>(
+            jit::default_context(), jit::CaptureScope::Activation::kLater)};
       }))
-      .def("activate", &jit::CaptureScope::activate)
-      .def("deactivate", &jit::CaptureScope::deactivate)
-      .def_property_readonly("active", &jit::CaptureScope::active)
+      .def("activate", [](PyCapture& s) { scope_of(s).activate(); })
+      .def("deactivate", [](PyCapture& s) { scope_of(s).deactivate(); })
+      .def_property_readonly("active",
+                             [](const PyCapture& c) { return c.s != nullptr && c.s->active(); })
       .def(
           "input",
-          [](jit::CaptureScope& c, std::vector<int64_t> shape, py::handle dtype,
-             std::string name) {
-            return c.input({std::move(shape), dtype_arg(dtype, "data", "dtype"), std::move(name)});
+          [](PyCapture& s, const std::vector<int64_t>& shape, py::handle dtype,
+             const std::string& name) {
+            jit::InputSpec spec{shape, dtype_arg(dtype, "capture.input", "dtype"), name};
+            return scope_of(s).input(spec);
           },
-          py::arg("shape"), py::arg("dtype"), py::arg("name"))
+          py::arg("shape"), py::arg("dtype"), py::arg("name") = "")
       .def(
           "output",
-          [](jit::CaptureScope& c, py::handle t, const std::string& name) {
-            c.output(any_tensor(t, "Capture.output", "t"), name);
+          [](PyCapture& s, const Tensor& t, const std::string& name) {
+            scope_of(s).output(t, name);
           },
-          py::arg("t"), py::arg("name"))
+          py::arg("tensor"), py::arg("name"))
       .def(
           "update",
-          [](jit::CaptureScope& c, py::handle param, py::handle value) {
-            c.update(any_tensor(param, "Capture.update", "param"),
-                     any_tensor(value, "Capture.update", "value"));
+          [](PyCapture& s, const Tensor& param, const Tensor& value) {
+            scope_of(s).update(param, value);
           },
           py::arg("param"), py::arg("value"))
-      .def("text",
-           [](const jit::CaptureScope& c) {
-             SKIFF_ENFORCE(c.program() != nullptr, kPrecondition, "Capture", "text",
-                           "an unfinished capture", "a finished one");
-             return c.program()->print();
-           })
-      .def("owns", [](const jit::CaptureScope& c, py::handle t) {
-        return is_tensor(t) && c.owns(*as_tensor_ptr(t));
-      })
-      .def_property_readonly("num_ops", &jit::CaptureScope::num_ops)
+      .def("text", [](PyCapture& s) { return scope_of(s).program()->print(); })
       .def(
           "snapshot",
-          [](const jit::CaptureScope& c, py::handle fetch, const std::vector<std::string>& names,
+          [](PyCapture& s, py::handle fetch, const std::vector<std::string>& names,
              bool with_updates, py::handle max_ops) {
-            auto p = std::make_shared<jit::CapturedProgram>(
-                c.snapshot(tensors(fetch, "Capture.snapshot", "fetch"), names, with_updates,
-                           max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>()));
-            return p;
+            return PyProgram{std::make_shared<CapturedProgram>(scope_of(s).snapshot(
+                any_tensors(fetch, "Capture.snapshot", "fetch"), names, with_updates,
+                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>()))};
           },
           py::arg("fetch"), py::arg("names"), py::arg("with_updates") = true,
-          py::arg("max_ops") = py::none())
-      .def("finish", [](jit::CaptureScope& c) {
-        return std::make_shared<jit::CapturedProgram>(c.finish());
+          py::arg("max_ops") = py::none(),
+          "A finished copy of the program so far with `fetch` as extra outputs (the capture "
+          "goes on)")
+      .def(
+          "owns",
+          [](PyCapture& s, py::handle t) {
+            const Tensor* p = as_tensor_ptr(t);
+            return p != nullptr && scope_of(s).owns(*p);
+          },
+          py::arg("tensor"))
+      .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
+      .def("finish", [](PyCapture& s) {
+        auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
+        s.s.reset();
+        return PyProgram{std::move(p)};
       });
 
-  m.def("is_capturing", &jit::capturing);
+  py::class_<PyProgram>(m, "Program")
+      .def("text", [](const PyProgram& p) { return p.get().program->print(); })
+      .def("__str__", [](const PyProgram& p) { return p.get().program->print(); })
+      .def_property_readonly("inputs", [](const PyProgram& p) { return p.get().inputs; })
+      .def_property_readonly("outputs", [](const PyProgram& p) { return p.get().outputs; })
+      .def_property_readonly("params", [](const PyProgram& p) { return params_of(p.get().params); })
+      .def_property_readonly("updates",
+                             [](const PyProgram& p) { return params_of(p.get().updates); })
+      .def_property_readonly("num_ops",
+                             [](const PyProgram& p) { return p.get().program->num_ops(); })
+      .def(
+          "prune", [](const PyProgram& p) { return PyProgram{std::make_shared<CapturedProgram>(
+                                                 pruned(p.get()))}; },
+          "A copy without the ops and inputs no output or update needs")
+      .def(
+          "split",
+          [](const PyProgram& p, const std::vector<std::string>& forward_outputs) {
+            jit::SplitProgram r = jit::split_forward_backward(p.get(), forward_outputs);
+            return py::make_tuple(
+                PyProgram{std::make_shared<CapturedProgram>(std::move(r.forward))},
+                PyProgram{std::make_shared<CapturedProgram>(std::move(r.backward))}, r.num_saved);
+          },
+          py::arg("forward_outputs"),
+          "Forward and backward programs (Paddle's split for to_static training)")
+      .def(
+          "compile",
+          [](const PyProgram& p, bool parallel, int num_threads) {
+            executor::ExecutorOptions options;
+            options.parallel = parallel;
+            options.num_threads = num_threads;
+            return std::make_shared<jit::CompiledProgram>(jit::clone_program(p.get()), options);
+          },
+          py::arg("parallel") = false, py::arg("num_threads") = 2)
+      .def_static(
+          "parse",
+          [](const std::string& text, const std::vector<std::pair<std::string, Tensor>>& params) {
+            return PyProgram{std::make_shared<CapturedProgram>(jit::parse_program(text, params))};
+          },
+          py::arg("text"), py::arg("params"));
+
+  py::class_<jit::CompiledProgram, std::shared_ptr<jit::CompiledProgram>>(m, "CompiledProgram")
+      .def(
+          "run",
+          [](jit::CompiledProgram& c, const std::vector<Tensor>& inputs) {
+            std::vector<Tensor> out;
+            {
+              py::gil_scoped_release release;
+              out = c.run(inputs);
+            }
+            return out;
+          },
+          py::arg("inputs"))
+      .def("text", [](const jit::CompiledProgram& c) { return c.program().program->print(); })
+      .def_property_readonly("inputs",
+                             [](const jit::CompiledProgram& c) { return c.program().inputs; })
+      .def_property_readonly(
+          "outputs",
+          [](const jit::CompiledProgram& c) {
+            // The names of what run() returns: the outputs that are not parameter updates.
+            std::vector<std::string> out;
+            for (const std::string& name : c.program().outputs) {
+              bool update = false;
+              for (const auto& u : c.program().updates) update = update || u.first == name;
+              if (!update) out.push_back(name);
+            }
+            return out;
+          })
+      .def_property_readonly(
+          "num_instructions",
+          [](const jit::CompiledProgram& c) { return c.executor().num_instructions(); })
+      .def_property_readonly(
+          "planned_peak_bytes",
+          [](const jit::CompiledProgram& c) { return c.executor().planned_peak_bytes(); })
+      .def_property_readonly("measured_peak_bytes", [](const jit::CompiledProgram& c) {
+        return c.executor().measured_peak_bytes();
+      });
+
+  m.def("is_capturing", &jit::capturing, "True while a capture is active on this thread");
+  m.def(
+      "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
+      py::arg("tensor"));
   m.def(
       "gradients",
-      [](py::handle outputs, py::handle inputs, py::handle grad_outputs) {
-        return to_list(jit::gradients(tensors(outputs, "gradients", "outputs"),
-                                      tensors(inputs, "gradients", "inputs"),
-                                      tensors(grad_outputs, "gradients", "grad_outputs")));
+      [](const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+         py::handle grad_outputs) {
+        std::vector<Tensor> gout;
+        if (!grad_outputs.is_none()) {
+          for (py::handle h : grad_outputs) {
+            gout.push_back(h.is_none() ? Tensor() : tensor_arg(h, "gradients", "grad_outputs"));
+          }
+        }
+        return tensors_or_none(jit::gradients(outputs, inputs, gout));
       },
-      py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none());
-  m.def(
-      "update_parameter",
-      [](py::handle param, py::handle value) {
-        jit::update_parameter(any_tensor(param, "update_parameter", "param"),
-                              any_tensor(value, "update_parameter", "value"));
-      },
-      py::arg("param"), py::arg("value"));
+      py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
+      "Appends the gradients of outputs w.r.t. inputs to the program being captured");
+  m.def("update_parameter", &jit::update_parameter, py::arg("param"), py::arg("value"));
 }
 
 }  // namespace skiff::python

@@ -14,10 +14,10 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_tensor(m);
   sp::bind_autograd(m);
   sp::bind_py_layer(m);
+  auto jit = m.def_submodule("jit", "Captures into IR programs and their executor (to_static)");
+  sp::bind_jit(jit);
   auto ops = m.def_submodule("ops", "Every op record, with the record's argument names");
   sp::bind_ops(ops);
-  auto jit = m.def_submodule("jit", "Program capture and the executor (paddle.static's core)");
-  sp::bind_jit(jit);
   m.def("op_names", &sp::op_names, "Names of every bound op record");
   m.def("inplace_names", &sp::inplace_names, "The bound in-place variants (add_, exp_, ...)");
   m.def(

@@ -89,7 +89,7 @@ class Executor:
         if entry is None:
             snapshot = program._snapshot([t for _, t in symbolic],
                                          [f"fetch{i}" for i, _ in symbolic])
-            entry = _Entry(snapshot.compile(), [program] + [t for _, t in symbolic])
+            entry = _Entry(snapshot.prune().compile(), [program] + [t for _, t in symbolic])
             if use_program_cache:
                 self._cache[key] = entry
         compiled = entry.compiled

@@ -2,7 +2,6 @@
 
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/grad_mode.h"
-#include "skiff/runtime/jit/capture_state.h"
 
 namespace skiff::autograd {
 
@@ -13,9 +12,6 @@ uint32_t version_of(const Tensor& t) {
 }  // namespace
 
 void check_inplace(const char* op, const char* arg, const Tensor& t) {
-  SKIFF_ENFORCE(!jit::capturing(), kUnimplemented, op, arg,
-                "the out-of-place op inside a captured function (in-place capture comes later)",
-                "an in-place op");
   if (!grad_enabled()) return;
   const AutogradMeta* m = t.defined() ? autograd_meta(t) : nullptr;
   if (m == nullptr || m->stop_gradient) return;
@@ -30,9 +26,6 @@ void check_inplace(const char* op, const char* arg, const Tensor& t) {
 }
 
 void check_inplace(const char* op, const char* arg, const std::vector<Tensor>& ts) {
-  SKIFF_ENFORCE(!jit::capturing(), kUnimplemented, op, arg,
-                "the out-of-place op inside a captured function (in-place capture comes later)",
-                "an in-place op");
   if (!grad_enabled()) return;
   for (size_t i = 0; i < ts.size(); ++i) check_inplace(op, str(arg, "[", i, "]").c_str(), ts[i]);
 }

@@ -5,9 +5,9 @@
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
-#include "skiff/ops/ir/convert.h"
 #include "skiff/ops/generated/api.h"
 #include "skiff/ops/inplace.h"
+#include "skiff/ops/ir/convert.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/engine.h"
@@ -56,9 +56,10 @@ void CaptureScope::activate() {
 }
 
 void CaptureScope::deactivate() {
-  SKIFF_ENFORCE(active_ && detail::t_capture == this, kPrecondition, "capture", "deactivate",
-                "the innermost active capture of this thread",
-                active_ ? "a capture activated before another still active one" : "an inactive one");
+  SKIFF_ENFORCE(
+      active_ && detail::t_capture == this, kPrecondition, "capture", "deactivate",
+      "the innermost active capture of this thread",
+      active_ ? "a capture activated before another still active one" : "an inactive one");
   detail::t_capture = previous_;
   previous_ = nullptr;
   active_ = false;
@@ -121,8 +122,8 @@ void CaptureScope::update(const Tensor& param, const Tensor& value) {
   SKIFF_ENFORCE(param.is_dense(), kInvalidArgument, "to_static", "param",
                 "a dense tensor (a parameter of the program)", "a symbolic tensor");
   SKIFF_ENFORCE(param.dtype() == value.dtype() && param.dims() == value.dims(), kInvalidArgument,
-                "to_static", "update", str("a value of the parameter's ", dtype_name(param.dtype()),
-                                           " ", param.dims()),
+                "to_static", "update",
+                str("a value of the parameter's ", dtype_name(param.dtype()), " ", param.dims()),
                 str(dtype_name(value.dtype()), " ", value.dims()));
   ir::Value v = value_of(value);
   if (written_.emplace(param.impl(), v).second) {
@@ -231,7 +232,7 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
   };
   auto operand = [&](const Tensor& t, bool copy) {
     ir::Value v = scope->value_of(t);
-    return copy ? b.create_inferred("op.assign", std::span<const ir::Value>(&v, 1), {})->result(0) : v;
+    return copy ? b.create_inferred("op.assign", {&v, 1}, {})->result(0) : v;
   };
   std::vector<ir::Value> operands;
   size_t k = 0;
