@@ -22,7 +22,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     w = make_parameter([in_features, size], weight_attr, x.dtype, False, None, prefix)
     b = make_parameter([size], bias_attr, x.dtype, True, None, prefix)
     if len(x.shape) != num_flatten_dims + 1:
-        x = ops.reshape(x, list(x.shape[:num_flatten_dims]) + [in_features])
+        x = ops.flatten(x, num_flatten_dims, -1)
     y = ops.linear(x, w, b)
     if activation is None:
         return y

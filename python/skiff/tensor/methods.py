@@ -185,6 +185,9 @@ def __repr__(self):
     stop_gradient=True,\n       [[1., 2., 3.], ...])"""
     if not self._is_initialized():
         return "Tensor(Not initialized)"
+    if self.is_symbolic:  # a static program variable has no data to print
+        return (f"Var(name={self.name}, shape={self.shape}, dtype={self.dtype.name}, "
+                f"stop_gradient={self.stop_gradient})")
     head = (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
             f"stop_gradient={self.stop_gradient},\n")
     prefix = "       "
