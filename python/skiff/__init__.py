@@ -24,8 +24,9 @@ _methods.install()
 __version__ = version.full_version
 
 # --- skiff.nn, optimizer, io, save/load, summary (branch pynn) ---
-from . import io, nn, optimizer, regularizer, static  # noqa: F401,E402
+from . import io, nn, optimizer, regularizer  # noqa: F401,E402
 from .hapi import summary  # noqa: F401,E402
 from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
+from . import jit, static  # noqa: F401,E402

@@ -19,6 +19,7 @@
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
+#include "skiff/runtime/jit/capture_state.h"
 
 namespace skiff::python {
 
@@ -203,6 +204,15 @@ py::object basic_getitem(const Tensor& x, py::handle index) {
 
 void assign_into(const Tensor& dst, const Tensor& src) {
   defined(dst, "assign");
+  if (jit::capturing()) {
+    // Captured functionally: dst stands for the new value from here on (a dense dst, such as a
+    // running statistic, is written back after each run of the program).
+    Tensor v = defined(src, "assign");
+    if (v.dtype() != dst.dtype()) v = cast(v, dst.dtype());
+    if (!(v.dims() == dst.dims())) v = broadcast_to(v, dst.shape());
+    jit::rebind_inplace("set_value", "self", dst, v);
+    return;
+  }
   DenseTensor s = defined(src, "assign").dense();
   if (s.dtype() != dst.dtype()) s = cast_data(s, dst.dtype());
   if (s.place() != dst.place() || s.shares_storage_with(dst.dense())) s = s.copy_to(dst.place());

@@ -75,6 +75,8 @@ class CaptureScope {
   ir::Builder& builder() { return builder_; }
   /// The program so far (null after finish()).
   const ir::Program* program() const { return program_.get(); }
+  /// The dense tensors bound to the program's parameters so far, by parameter name.
+  const std::vector<std::pair<std::string, Tensor>>& params() const { return result_.params; }
 
   /// An op.data input of the program.
   Tensor input(const InputSpec& spec);

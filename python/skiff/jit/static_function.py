@@ -1,0 +1,310 @@
+"""paddle.jit.to_static: a function (or a Layer's forward) captured into an IR program once per
+input signature and run by the executor afterwards.
+
+Capture runs the function itself on symbolic tensors through the same op API eager mode uses
+(skiff/runtime/jit): there is no source translation. Each cached program is guarded by the
+Python constants among the arguments, every input's dtype and shape (dims an InputSpec leaves
+None match any size when no gradient is needed), the stop_gradient flags, grad mode and the
+layer's training flag; a call that matches no program captures again (`num_captures`).
+
+When gradients are needed, the program also holds the backward, appended with the eager VJP
+rules, and is split into a forward and a backward program (jit::split_forward_backward). A call
+runs the forward program and links one grad node (like a PyLayer) whose backward runs the
+backward program on the values the forward saved, so `loss.backward()` and `opt.step()` after a
+static forward work as in eager mode. Backward needs concrete shapes, so a program with
+gradients is captured for the call's exact dims.
+"""
+import functools
+import warnings
+
+from .. import _C
+from . import value_guard
+from .flatten import _Slot, flatten, structure_key, unflatten
+
+_enabled = True
+
+
+def enable_to_static(enable_to_static_bool):
+    """Globally switches to_static on (the default) or off (functions run eagerly)."""
+    global _enabled
+    _enabled = bool(enable_to_static_bool)
+
+
+def _is_float(dtype):
+    return str(dtype).split(".")[-1] in ("float16", "bfloat16", "float32", "float64")
+
+
+def _flat_specs(input_spec):
+    """The InputSpecs of input_spec in the order flatten() visits the arguments' tensors."""
+    from ..static.input import InputSpec
+
+    out = []
+
+    def walk(s):
+        if isinstance(s, InputSpec) or s is None:
+            out.append(s)
+        elif isinstance(s, (list, tuple)):
+            for x in s:
+                walk(x)
+        elif isinstance(s, dict):
+            for x in s.values():
+                walk(x)
+        elif isinstance(s, _C.Tensor):
+            out.append(InputSpec.from_tensor(s))
+        else:
+            raise TypeError(f"to_static: argument 'input_spec' expected InputSpecs (nested in "
+                            f"lists, tuples or dicts), got {type(s).__name__}")
+
+    walk(list(input_spec))
+    return out
+
+
+class ConcreteProgram:
+    """One capture: the program, its compiled forward (and backward) and how its flat inputs and
+    outputs map onto the function's arguments and result."""
+
+    def __init__(self, program, out_structure, n_out, diff_outputs, input_targets, params,
+                 grad_index, parallel):
+        self.main_program = program
+        self.out_structure = out_structure
+        self.n_out = n_out
+        self.diff_outputs = diff_outputs  # output indices that get gradients
+        self.input_targets = input_targets  # input indices that get gradients
+        self.params = params  # parameters that get gradients, after the inputs
+        self.grad_index = grad_index  # target positions the backward program outputs
+        self.backward_program = None
+        if grad_index:
+            self.forward_program, self.backward_program, self.num_saved = program.split(
+                [f"out{j}" for j in range(n_out)])
+            self._backward = self.backward_program.compile(parallel=parallel)
+        else:
+            self.forward_program, self.num_saved = program, 0
+        self._forward = self.forward_program.compile(parallel=parallel)
+
+    @property
+    def planned_peak_bytes(self):
+        return self._forward.planned_peak_bytes
+
+    @property
+    def measured_peak_bytes(self):
+        return self._forward.measured_peak_bytes
+
+    def run(self, inputs):
+        result = self._forward.run(inputs)
+        outs, saved = result[:self.n_out], result[self.n_out:]
+        if self.backward_program is None or not _C.is_grad_enabled():
+            return unflatten(self.out_structure, outs)
+        targets = [inputs[j] for j in self.input_targets] + list(self.params)
+        run_backward = self._backward.run
+        diff = self.diff_outputs
+        grad_index = self.grad_index
+
+        def backward(*grads):
+            dys = [grads[j] if grads[j] is not None else _C.ops.zeros_like(outs[j])
+                   for j in diff]
+            got = run_backward(saved + dys)
+            full = [None] * len(targets)
+            for m, g in zip(grad_index, got):
+                full[m] = g
+            return full
+
+        non_diff = [j not in diff for j in range(len(outs))]
+        outs, _ = _C._apply_py_layer(targets, outs, backward, "RunProgram", non_diff, [])
+        return unflatten(self.out_structure, outs)
+
+
+def _capture(fn, structure, inputs, need_grad, parallel):
+    """Captures fn(*args, **kwargs), `structure` being (args, kwargs) with _Slots for the
+    tensors and `inputs` their (shape, dtype, name, stop_gradient)."""
+    cap = _C.jit.Capture()
+    cap.activate()
+    try:
+        syms = []
+        for shape, dtype, name, stop_gradient in inputs:
+            s = cap.input(shape, dtype, name)
+            s.stop_gradient = stop_gradient or not need_grad
+            syms.append(s)
+        a, k = unflatten(structure, syms)
+        out = fn(*a, **k)
+        outs = []
+        out_structure = flatten(out, outs)
+        for j, o in enumerate(outs):
+            cap.output(o, f"out{j}")
+        diff, input_targets, params, grad_index = [], [], [], []
+        if need_grad:
+            input_targets = [j for j, s in enumerate(syms) if not s.stop_gradient]
+            params = [p for _, p in cap.params if not p.stop_gradient]
+            diff = [j for j, o in enumerate(outs) if not o.stop_gradient and _is_float(o.dtype)]
+            targets = [syms[j] for j in input_targets] + params
+            if targets and diff:
+                dys = [cap.input(outs[j].shape, outs[j].dtype, f"grad_out{j}") for j in diff]
+                grads = _C.jit.gradients([outs[j] for j in diff], targets, dys)
+                for m, g in enumerate(grads):
+                    if g is not None:
+                        cap.output(g, f"grad{m}")
+                        grad_index.append(m)
+    finally:
+        if cap.active:
+            cap.deactivate()
+    program = cap.finish()
+    return ConcreteProgram(program, out_structure, len(outs), diff, input_targets, params,
+                           grad_index, parallel)
+
+
+def _capture_specs(fn, specs, names):
+    """A forward-only capture of fn(*tensors) for InputSpecs (jit.save)."""
+    structure = ([_Slot(i) for i in range(len(specs))], {})
+    inputs = [(s.ir_shape(), s.dtype, n, True) for s, n in zip(specs, names)]
+    return _capture(fn, structure, inputs, False, False)
+
+
+_EAGER = object()  # cache entry of a signature that runs eagerly (full_graph=False fallback)
+
+
+class StaticFunction:
+    """The callable to_static returns; see the module docstring."""
+
+    def __init__(self, function, input_spec=None, full_graph=False, instance=None,
+                 parallel=False):
+        self._function = function
+        self._input_spec = list(input_spec) if input_spec is not None else None
+        self._specs = _flat_specs(self._input_spec) if self._input_spec is not None else None
+        self._full_graph = full_graph
+        self._instance = instance
+        self._parallel = parallel
+        self._cache = {}
+        self._last = None
+        self._captures = 0
+        functools.update_wrapper(self, function)
+
+    def __get__(self, instance, owner):
+        # A method decorated in a class body: one StaticFunction per instance, since its
+        # programs bind that instance's parameters.
+        if instance is None:
+            return self
+        attr = "_skiff_static_" + self._function.__name__
+        bound = instance.__dict__.get(attr)
+        if bound is None:
+            bound = StaticFunction(self._function, self._input_spec, self._full_graph,
+                                   instance, self._parallel)
+            instance.__dict__[attr] = bound
+        return bound
+
+    @property
+    def dygraph_function(self):
+        if self._instance is None:
+            return self._function
+        return functools.partial(self._function, self._instance)
+
+    @property
+    def num_captures(self):
+        """How many times the function was captured (one per cached program)."""
+        return self._captures
+
+    @property
+    def program_cache(self):
+        return {k: v for k, v in self._cache.items() if v is not _EAGER}
+
+    @property
+    def concrete_program(self):
+        """The program of the most recent call."""
+        if self._last is None:
+            raise RuntimeError(f"to_static: {self.__name__} has no program yet: call it first")
+        return self._last
+
+    @property
+    def input_spec(self):
+        return self._input_spec
+
+    def _owner(self):
+        return self._instance if self._instance is not None else \
+            getattr(self._function, "__self__", None)
+
+    def rollback(self):
+        """Layer.forward back to the eager function (Paddle's StaticFunction.rollback)."""
+        owner = self._owner()
+        if owner is not None and owner.__dict__.get("forward") is self:
+            del owner.__dict__["forward"]
+        return self.dygraph_function
+
+    def __call__(self, *args, **kwargs):
+        fn = self.dygraph_function
+        # Inside another capture the function is simply inlined into that program.
+        if not _enabled or _C.jit.is_capturing():
+            return fn(*args, **kwargs)
+        tensors = []
+        structure = flatten((args, kwargs), tensors)
+        need_grad = _C.is_grad_enabled()
+        shapes, names, sig = [], [], []
+        specs = self._specs if self._specs is not None and len(self._specs) >= len(tensors) \
+            else None
+        for i, t in enumerate(tensors):
+            spec = specs[i] if specs is not None else None
+            if spec is not None and not spec.matches(t):
+                raise ValueError(f"to_static: {self.__name__}: input {i} expected a Tensor "
+                                 f"matching {spec}, got {t.dtype} {t.shape}")
+            shape = list(t.shape)
+            if spec is not None and not need_grad:
+                shape = spec.ir_shape()
+            shapes.append(shape)
+            names.append(spec.name if spec is not None and spec.name else f"input{i}")
+            sig.append((str(t.dtype), tuple(shape), t.stop_gradient))
+        owner = self._owner()
+        key = (structure_key(structure), tuple(sig), need_grad,
+               getattr(owner, "training", None))
+        entry = self._cache.get(key)
+        if entry is None:
+            try:
+                inputs = [(shape, t.dtype, name, t.stop_gradient)
+                          for t, shape, name in zip(tensors, shapes, names)]
+                entry = _capture(fn, structure, inputs, need_grad, self._parallel)
+            except value_guard.Dy2StaticError as e:
+                if self._full_graph:
+                    raise
+                warnings.warn(f"{e} Running {self.__name__} eagerly for this input signature.",
+                              stacklevel=2)
+                entry = _EAGER
+            else:
+                self._captures += 1
+            self._cache[key] = entry
+        if entry is _EAGER:
+            return fn(*args, **kwargs)
+        self._last = entry
+        return entry.run(tensors)
+
+    def __repr__(self):
+        return f"StaticFunction({self.__name__}, captures={self._captures})"
+
+
+def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
+              full_graph=False, **kwargs):
+    """paddle.jit.to_static as a decorator or a function over a function or a Layer.
+
+    full_graph=True: reading a Tensor's value inside the function (Python `if` on a Tensor) is
+    an error naming the line; full_graph=False (Paddle's default): such a function runs eagerly,
+    with a warning. kwargs: parallel=True runs independent ops of the program on a thread pool.
+    """
+    if backend not in (None, "CINN"):
+        raise ValueError(f"to_static: argument 'backend' expected None or 'CINN', got {backend!r}")
+    parallel = bool(kwargs.pop("parallel", False))
+    if kwargs:
+        raise TypeError(f"to_static: unexpected arguments {sorted(kwargs)}")
+
+    def decorate(fn):
+        from ..nn import Layer
+
+        if isinstance(fn, StaticFunction):
+            return fn
+        if isinstance(fn, Layer):
+            forward = fn.forward
+            if isinstance(forward, StaticFunction):
+                return fn
+            fn.__dict__["forward"] = StaticFunction(forward, input_spec, full_graph,
+                                                    parallel=parallel)
+            return fn
+        if not callable(fn):
+            raise TypeError(f"to_static: expected a function or a Layer, got "
+                            f"{type(fn).__name__}")
+        return StaticFunction(fn, input_spec, full_graph, parallel=parallel)
+
+    return decorate if function is None else decorate(function)
