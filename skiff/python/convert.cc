@@ -147,8 +147,8 @@ Tensor tensor_arg(py::handle h, const char* op, const char* arg) {
     SKIFF_ENFORCE(t->defined(), kPrecondition, op, arg, "an initialized tensor",
                   "an empty Tensor()");
     // A static-graph variable outside its program has no data: say so, naming the op.
-    SKIFF_ENFORCE(t->kind() != TensorKind::kSymbolic || jit::capturing(), kInvalidArgument, op,
-                  arg, "a tensor with data (in dynamic mode; a static-graph variable is used "
+    SKIFF_ENFORCE(t->kind() != TensorKind::kSymbolic || jit::capturing(), kInvalidArgument, op, arg,
+                  "a tensor with data (in dynamic mode; a static-graph variable is used "
                   "under its program_guard and run with Executor.run)",
                   "a static-graph variable outside its program");
     return *t;

@@ -95,6 +95,17 @@ CapturedProgram pruned(const CapturedProgram& p) {
   return r;
 }
 
+/// The names of what CompiledProgram.run returns: the outputs that are not parameter updates.
+std::vector<std::string> returned_outputs(const jit::CompiledProgram& c) {
+  std::vector<std::string> out;
+  for (const std::string& name : c.program().outputs) {
+    bool update = false;
+    for (const auto& u : c.program().updates) update = update || u.first == name;
+    if (!update) out.push_back(name);
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_jit(py::module_& m) {
@@ -166,8 +177,10 @@ void bind_jit(py::module_& m) {
       .def_property_readonly("num_ops",
                              [](const PyProgram& p) { return p.get().program->num_ops(); })
       .def(
-          "prune", [](const PyProgram& p) { return PyProgram{std::make_shared<CapturedProgram>(
-                                                 pruned(p.get()))}; },
+          "prune",
+          [](const PyProgram& p) {
+            return PyProgram{std::make_shared<CapturedProgram>(pruned(p.get()))};
+          },
           "A copy without the ops and inputs no output or update needs")
       .def(
           "split",
@@ -210,18 +223,7 @@ void bind_jit(py::module_& m) {
       .def("text", [](const jit::CompiledProgram& c) { return c.program().program->print(); })
       .def_property_readonly("inputs",
                              [](const jit::CompiledProgram& c) { return c.program().inputs; })
-      .def_property_readonly(
-          "outputs",
-          [](const jit::CompiledProgram& c) {
-            // The names of what run() returns: the outputs that are not parameter updates.
-            std::vector<std::string> out;
-            for (const std::string& name : c.program().outputs) {
-              bool update = false;
-              for (const auto& u : c.program().updates) update = update || u.first == name;
-              if (!update) out.push_back(name);
-            }
-            return out;
-          })
+      .def_property_readonly("outputs", &returned_outputs)
       .def_property_readonly(
           "num_instructions",
           [](const jit::CompiledProgram& c) { return c.executor().num_instructions(); })
