@@ -44,14 +44,13 @@ def _optimizer(kind, lr, params):
     return paddle.optimizer.AdamW(lr, parameters=params, weight_decay=0.01)
 
 
-def _static_losses(kind, steps, scheduler=False):
+def _static_losses(kind, steps, scheduler=False, batch=16):
     x, y = _data()
     paddle.seed(2024)
     main, startup = static.Program(), static.Program()
     with static.program_guard(main, startup):
-        # Fixed batch: gradients of reductions over a dynamic dim are not captured yet.
-        xs = static.data("x", [16, 4], "float32")
-        ys = static.data("y", [16, 1], "float32")
+        xs = static.data("x", [batch, 4], "float32")
+        ys = static.data("y", [batch, 1], "float32")
         model = MLP()
         loss = F.mse_loss(model(xs), ys)
         lr = paddle.optimizer.lr.StepDecay(0.05, step_size=2, gamma=0.5) if scheduler else 0.05
@@ -96,6 +95,17 @@ def test_static_mlp_trains_like_dygraph(kind):
     dygraph_losses = _dygraph_losses(kind, 6)
     assert static_losses[-1] < static_losses[0]
     np.testing.assert_allclose(static_losses, dygraph_losses, rtol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["sgd", "adam"])
+def test_dynamic_batch_dim_trains_like_dygraph(kind):
+    # data("x", [None, 4]): the mean's gradient divides by the batch size found at run time
+    paddle.enable_static()
+    try:
+        static_losses = _static_losses(kind, 4, batch=None)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(static_losses, _dygraph_losses(kind, 4), rtol=1e-6)
 
 
 def test_lr_scheduler_is_read_each_run():
