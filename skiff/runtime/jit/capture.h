@@ -93,6 +93,19 @@ class CaptureScope {
   /// Ends the capture (deactivating it) and hands over the program.
   CapturedProgram finish();
 
+  /// A finished copy of the program so far, the capture going on unchanged
+  /// (paddle.static.Executor.run on a program still being built): the first `max_ops` ops that
+  /// are not parameters (all by default; a Program.clone taken earlier keeps fewer), the
+  /// symbolic tensors `fetch` as extra outputs named `names`, and, with `with_updates`, the
+  /// parameter updates whose values lie in the copy. A fetched tensor of another program, or
+  /// one made after the first `max_ops` ops, is an error naming `names[i]`.
+  CapturedProgram snapshot(const std::vector<Tensor>& fetch, const std::vector<std::string>& names,
+                           bool with_updates = true, size_t max_ops = SIZE_MAX) const;
+  /// True when `t` is a symbolic tensor of this program.
+  bool owns(const Tensor& t) const;
+  /// Number of ops so far that are not parameters (the `max_ops` of snapshot).
+  size_t num_ops() const;
+
  private:
   std::shared_ptr<ir::IrContext> ctx_;
   std::unique_ptr<ir::Program> program_;
