@@ -166,6 +166,7 @@ void bind_jit(py::module_& m) {
           py::arg("tensor"))
       .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
+      .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {
         auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
         s.s.reset();

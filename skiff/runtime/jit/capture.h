@@ -77,6 +77,8 @@ class CaptureScope {
   const ir::Program* program() const { return program_.get(); }
   /// The dense tensors bound to the program's parameters so far, by parameter name.
   const std::vector<std::pair<std::string, Tensor>>& params() const { return result_.params; }
+  /// The dense tensors the program writes back after each run, in first-write order.
+  const std::vector<Tensor>& written() const { return written_order_; }
 
   /// An op.data input of the program.
   Tensor input(const InputSpec& spec);
