@@ -2,7 +2,8 @@
 """Training steps eager against to_static, and against PyTorch (bench/jit_train_peer.py, run
 under ../shared/bench/peer_env.sh in the same sitting). Prints one line per (model, mode):
 microseconds per step (median of rounds that alternate the modes) and the peak of the caching
-allocator during a step.
+allocator over everything the mode holds (parameters, gradients, optimizer state, activations,
+program buffers), measured with each mode built alone.
 
   modes:  eager         the model in eager mode
           static        to_static(model): forward program, backward program, eager optimizer
@@ -13,6 +14,7 @@ allocator during a step.
 Run: PYTHONPATH=python OMP_NUM_THREADS=1 /usr/bin/python3 bench/jit_train.py [--rounds 5]
 """
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -85,13 +87,25 @@ def build(model_name, mode):
 
 
 def measure(fn, reps):
-    paddle.device.reset_max_memory_allocated()
-    base = paddle.device.memory_allocated()
     t0 = time.perf_counter()
     for _ in range(reps):
         fn()
-    dt = (time.perf_counter() - t0) / reps
-    return dt * 1e6, paddle.device.max_memory_allocated() - base
+    return (time.perf_counter() - t0) / reps * 1e6
+
+
+def footprint(model_name, mode):
+    """Peak bytes of everything one mode holds while it trains: parameters, gradients,
+    optimizer state, activations, the program's buffers (built alone, from a clean slate)."""
+    gc.collect()
+    base = paddle.device.memory_allocated()
+    paddle.device.reset_max_memory_allocated()
+    step = build(model_name, mode)
+    for _ in range(5):
+        step()
+    peak = paddle.device.max_memory_allocated() - base
+    del step
+    gc.collect()
+    return peak
 
 
 def main():
@@ -102,23 +116,22 @@ def main():
     args = ap.parse_args()
     for model_name in args.models.split(","):
         modes = args.modes.split(",")
+        peaks = {m: footprint(model_name, m) for m in modes}
         steps = {m: build(model_name, m) for m in modes}
         reps = 50 if model_name == "mlp" else 10
         for fn in steps.values():  # warm up: capture, allocator caches
             for _ in range(3):
                 fn()
         times = {m: [] for m in modes}
-        peaks = {m: 0 for m in modes}
         for _ in range(args.rounds):
             for m in modes:
-                us, peak = measure(steps[m], reps)
-                times[m].append(us)
-                peaks[m] = max(peaks[m], peak)
+                times[m].append(measure(steps[m], reps))
         base = statistics.median(times["eager"]) if "eager" in times else None
         for m in modes:
             med = statistics.median(times[m])
-            ratio = f"  {base / med:.2f}x eager" if base else ""
-            print(f"{model_name:6s} {m:12s} {med:10.0f} us/step  peak {peaks[m] / 1e6:7.2f} MB"
+            ratio = f"  speed {base / med:.2f}x eager, memory {peaks[m] / peaks['eager']:.2f}x" \
+                if base else ""
+            print(f"{model_name:6s} {m:12s} {med:9.0f} us/step  peak {peaks[m] / 1e6:6.2f} MB"
                   f"{ratio}")
 
 
