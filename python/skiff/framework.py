@@ -43,6 +43,8 @@ def seed(seed):
     if not isinstance(seed, builtins.int) or isinstance(seed, builtins.bool):
         raise TypeError(f"seed: argument 'seed' expected an int, got {type(seed).__name__}")
     _C.seed(seed % (1 << 64))
+    from .static import program
+    program._on_seed(seed)
 
 
 def in_dynamic_mode():
@@ -50,13 +52,19 @@ def in_dynamic_mode():
 
 
 def enable_static():
-    """The switch only: static graph mode itself arrives with the static-graph issue."""
+    """Static graph mode: ops on program inputs append to the default main program (or the
+    program_guard's), layers' parameters are initialized by the startup program
+    (skiff.static)."""
     global _static_mode
+    from .static import program
     _static_mode = True
+    program._enter_static()
 
 
 def disable_static(place=None):
     global _static_mode
+    from .static import program
+    program._leave_static()
     _static_mode = False
     if place is not None:
         _C.set_device(place)

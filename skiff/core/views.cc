@@ -8,6 +8,10 @@ Dims infer_reshape_dims(const Dims& in, std::span<const int64_t> shape, const ch
   Dims out;
   int infer_at = -1;
   int64_t known = 1;
+  // A captured (symbolic) input may have sizes known only at run time (-1): then the inferred
+  // dim is unknown too, and the element count is checked when the program runs.
+  bool dynamic_in = false;
+  for (int i = 0; i < in.size(); ++i) dynamic_in = dynamic_in || in[i] < 0;
   for (size_t i = 0; i < shape.size(); ++i) {
     int64_t d = shape[i];
     if (d == -1) {
@@ -21,11 +25,19 @@ Dims infer_reshape_dims(const Dims& in, std::span<const int64_t> shape, const ch
       SKIFF_ENFORCE(static_cast<int>(i) < in.size(), kInvalidArgument, op, "shape",
                     "0 only at positions that exist in the input", str("0 at ", i));
       d = in[static_cast<int>(i)];
+      if (d < 0) {  // copies a dynamic input dim
+        out.push_back(-1);
+        continue;
+      }
     }
     SKIFF_ENFORCE(d >= 0, kInvalidArgument, op, "shape", "dims >= -1",
                   std::vector<int64_t>(shape.begin(), shape.end()));
     known *= d;
     out.push_back(d);
+  }
+  if (dynamic_in) {
+    if (infer_at >= 0) out[infer_at] = -1;
+    return out;
   }
   const int64_t numel = in.numel();
   if (infer_at >= 0) {

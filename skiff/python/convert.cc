@@ -6,6 +6,7 @@
 #include "skiff/base/error.h"
 #include "skiff/ops/dispatch.h"
 #include "skiff/ops/generated/api.h"
+#include "skiff/runtime/jit/capture_state.h"
 
 namespace skiff::python {
 
@@ -145,6 +146,11 @@ Tensor tensor_arg(py::handle h, const char* op, const char* arg) {
   if (const Tensor* t = as_tensor_ptr(h)) {
     SKIFF_ENFORCE(t->defined(), kPrecondition, op, arg, "an initialized tensor",
                   "an empty Tensor()");
+    // A static-graph variable outside its program has no data: say so, naming the op.
+    SKIFF_ENFORCE(t->kind() != TensorKind::kSymbolic || jit::capturing(), kInvalidArgument, op, arg,
+                  "a tensor with data (in dynamic mode; a static-graph variable is used "
+                  "under its program_guard and run with Executor.run)",
+                  "a static-graph variable outside its program");
     return *t;
   }
   if (h.is_none()) throw_arg_type_error(op, arg, "a Tensor", h);

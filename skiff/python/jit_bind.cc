@@ -4,11 +4,17 @@
 //                 current capture, so every op called meanwhile appends to it
 //   Program       a finished program: text, inputs/outputs, split into forward and backward
 //   CompiledProgram  a program lowered to kernels with its executor: run(list of Tensors)
+// paddle.static adds: Capture.snapshot (Executor.run compiles a copy of a program still being
+// built, with the fetch list as outputs), Capture.owns/num_ops, Program.prune.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
+#include "skiff/ir/dialects/op_dialect.h"
+#include "skiff/ir/passes/pass.h"
+#include "skiff/ir/passes/passes.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 #include "skiff/runtime/jit/capture.h"
@@ -45,9 +51,64 @@ jit::CaptureScope& scope_of(PyCapture& c) {
   return *s;
 }
 
+// `with _C.jit.suspend():` (explicit enter/exit: Python may keep the object alive longer).
+struct Suspend {
+  std::optional<jit::CaptureSuspension> on;
+};
+
 py::list tensors_or_none(std::vector<Tensor> ts) {
   py::list out;
   for (auto& t : ts) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
+  return out;
+}
+
+/// A Tensor, or a list of them (symbolic ones included: tensor_arg refuses those outside a
+/// capture, as ops must, while the program API takes them at any time).
+std::vector<Tensor> any_tensors(py::handle h, const char* op, const char* arg) {
+  std::vector<Tensor> out;
+  auto one = [&](py::handle x) {
+    const Tensor* t = as_tensor_ptr(x);
+    if (t == nullptr) throw py::type_error(str(op, ": argument '", arg, "' expected Tensors"));
+    out.push_back(*t);
+  };
+  if (as_tensor_ptr(h) != nullptr) {
+    one(h);
+  } else {
+    for (py::handle x : h) one(x);
+  }
+  return out;
+}
+
+/// A copy of `p` without what no output or update needs; inputs too, so a run is fed only what
+/// the fetched values depend on (Paddle's pruning of a program to its fetch list).
+CapturedProgram pruned(const CapturedProgram& p) {
+  CapturedProgram r = jit::clone_program(p);
+  ir::PassManager pm(r.context.get());
+  pm.add_pass(ir::create_dce_pass());
+  pm.run(*r.program);
+  r.inputs.clear();
+  for (ir::Operation* op = r.program->block()->front(); op;) {
+    ir::Operation* next = op->next();
+    if (op->name() == ir::op::DataOp::kName) {
+      if (op->use_empty()) {
+        op->erase();
+      } else {
+        r.inputs.push_back(ir::op::DataOp(op).name());
+      }
+    }
+    op = next;
+  }
+  return r;
+}
+
+/// The names of what CompiledProgram.run returns: the outputs that are not parameter updates.
+std::vector<std::string> returned_outputs(const jit::CompiledProgram& c) {
+  std::vector<std::string> out;
+  for (const std::string& name : c.program().outputs) {
+    bool update = false;
+    for (const auto& u : c.program().updates) update = update || u.first == name;
+    if (!update) out.push_back(name);
+  }
   return out;
 }
 
@@ -84,7 +145,28 @@ void bind_jit(py::module_& m) {
           },
           py::arg("param"), py::arg("value"))
       .def("text", [](PyCapture& s) { return scope_of(s).program()->print(); })
+      .def(
+          "snapshot",
+          [](PyCapture& s, py::handle fetch, const std::vector<std::string>& names,
+             bool with_updates, py::handle max_ops) {
+            return PyProgram{std::make_shared<CapturedProgram>(scope_of(s).snapshot(
+                any_tensors(fetch, "Capture.snapshot", "fetch"), names, with_updates,
+                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>()))};
+          },
+          py::arg("fetch"), py::arg("names"), py::arg("with_updates") = true,
+          py::arg("max_ops") = py::none(),
+          "A finished copy of the program so far with `fetch` as extra outputs (the capture "
+          "goes on)")
+      .def(
+          "owns",
+          [](PyCapture& s, py::handle t) {
+            const Tensor* p = as_tensor_ptr(t);
+            return p != nullptr && scope_of(s).owns(*p);
+          },
+          py::arg("tensor"))
+      .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
+      .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {
         auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
         s.s.reset();
@@ -101,6 +183,12 @@ void bind_jit(py::module_& m) {
                              [](const PyProgram& p) { return params_of(p.get().updates); })
       .def_property_readonly("num_ops",
                              [](const PyProgram& p) { return p.get().program->num_ops(); })
+      .def(
+          "prune",
+          [](const PyProgram& p) {
+            return PyProgram{std::make_shared<CapturedProgram>(pruned(p.get()))};
+          },
+          "A copy without the ops and inputs no output or update needs")
       .def(
           "split",
           [](const PyProgram& p, const std::vector<std::string>& forward_outputs) {
@@ -140,6 +228,9 @@ void bind_jit(py::module_& m) {
           },
           py::arg("inputs"))
       .def("text", [](const jit::CompiledProgram& c) { return c.program().program->print(); })
+      .def_property_readonly("inputs",
+                             [](const jit::CompiledProgram& c) { return c.program().inputs; })
+      .def_property_readonly("outputs", &returned_outputs)
       .def_property_readonly(
           "num_instructions",
           [](const jit::CompiledProgram& c) { return c.executor().num_instructions(); })
@@ -151,6 +242,11 @@ void bind_jit(py::module_& m) {
       });
 
   m.def("is_capturing", &jit::capturing, "True while a capture is active on this thread");
+  // `with _C.jit.suspend():` runs ops eagerly inside a capture.
+  py::class_<Suspend>(m, "suspend")
+      .def(py::init<>())
+      .def("__enter__", [](Suspend& s) { s.on.emplace(); })
+      .def("__exit__", [](Suspend& s, py::args) { s.on.reset(); });
   m.def(
       "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
       py::arg("tensor"));

@@ -127,7 +127,8 @@ py::object single(const Tensor& t, const char* what) {
 void clear_gradient(const Tensor& t, bool set_to_zero) {
   auto* m = autograd::autograd_meta(t);
   if (m == nullptr || !m->grad.defined()) return;
-  if (!set_to_zero) {
+  // A gradient computed inside a capture is symbolic: dropping it is what zeroing means there.
+  if (!set_to_zero || !m->grad.is_dense()) {
     m->grad = Tensor();
     return;
   }
@@ -297,6 +298,10 @@ void bind_tensor(py::module_& m) {
             m.grad = g.is_none() ? Tensor() : tensor_arg(g, "grad", "value");
           })
       .def_property_readonly("is_leaf", [](const Tensor& t) { return autograd::is_leaf(t); })
+      .def_property_readonly(
+          "is_symbolic",
+          [](const Tensor& t) { return t.defined() && t.kind() == TensorKind::kSymbolic; },
+          "True for a tensor of a program being built (a static-graph variable)")
       .def(
           "backward",
           [](const Tensor& t, py::handle grad_tensor, bool retain_graph) {

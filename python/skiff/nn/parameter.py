@@ -90,13 +90,26 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
     if name is None:
         base = name_prefix if name_prefix else "param"
         name = unique_name.generate(base + (".b" if is_bias else ".w"))
-    from .. import no_grad
-    with no_grad():
-        value = init._value(shape, dtype)
-    return EagerParamBase(value, name=name, trainable=attr.trainable,
-                          optimize_attr={"learning_rate": attr.learning_rate},
-                          regularizer=attr.regularizer, do_model_average=attr.do_model_average,
-                          need_clip=attr.need_clip)
+    from .. import in_dynamic_mode, no_grad
+    static = not in_dynamic_mode()
+    if static:  # zeros now; the startup program writes the initializer's value
+        from ..static.program import outside_programs
+        from .. import zeros
+        with outside_programs():
+            value = zeros(shape, dtype)
+    else:
+        with no_grad():
+            value = init._value(shape, dtype)
+    param = EagerParamBase(value, name=name, trainable=attr.trainable,
+                           optimize_attr={"learning_rate": attr.learning_rate},
+                           regularizer=attr.regularizer, do_model_average=attr.do_model_average,
+                           need_clip=attr.need_clip)
+    if static:
+        from ..static.persistent import record_initializer
+        from ..static.program import default_main_program
+        record_initializer(param, lambda: init._value(shape, dtype))
+        default_main_program()._params.append(param)
+    return param
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):

@@ -73,10 +73,14 @@ class Adam(Optimizer):
             m1 = [self._add_accumulator("moment1", p) for p in params]
             m2 = [self._add_accumulator("moment2", p) for p in params]
             m2max = [self._add_accumulator("moment2_max", p) for p in params] if amsgrad else []
-            for p in params:
-                self._steps[p.name] = step + 1
-            kernel(params, grads, m1, m2, m2max, self._lr_tensor(lr),
-                   _ops.full([], float(step + 1), float32), b1, b2, eps, coeff, amsgrad)
+            if self._static is not None:  # the program counts steps in a persistent tensor
+                step_tensor = self._static.step_tensor()
+            else:
+                for p in params:
+                    self._steps[p.name] = step + 1
+                step_tensor = _ops.full([], float(step + 1), float32)
+            kernel(params, grads, m1, m2, m2max, self._lr_tensor(lr), step_tensor, b1, b2, eps,
+                   coeff, amsgrad)
 
     def _group_of(self, name):
         for g in self._param_groups:

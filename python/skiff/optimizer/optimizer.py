@@ -8,7 +8,7 @@ import collections
 import math
 import numbers
 
-from .. import Tensor, float32, no_grad
+from .. import _C, Tensor, float32, no_grad
 from ..nn.functional._common_ops import ops as _ops
 from ..regularizer import L1Decay, L2Decay, WeightDecayRegularizer
 from .lr import LRScheduler
@@ -35,9 +35,13 @@ class Optimizer:
 
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
-        if parameters is None:
+        from .. import in_dynamic_mode
+        if parameters is None and in_dynamic_mode():
             raise AttributeError("parameters argument given to the Optimizer should not be None "
                                  "in dygraph mode.")
+        # Static mode: minimize() takes the trainable parameters of the loss's program.
+        parameters = [] if parameters is None else parameters
+        self._static = None  # the static minimize in progress (skiff/static/optimize.py)
         if isinstance(parameters, (Tensor, dict)):
             raise TypeError("`parameters` argument given to the optimizer should be an iterable "
                             "of paddle Tensors, but got argument type is "
@@ -136,6 +140,8 @@ class Optimizer:
                 raise ValueError(f"optimizer state '{key}' has shape {list(value.shape)}, the "
                                  f"parameter needs {shape}")
             acc = _ops.assign(_ops.cast(value, dtype) if value.dtype != dtype else value)
+        elif self._static is not None:  # persistent, (re)initialized by the startup program
+            acc = self._static.persistent(shape, fill_value, dtype)
         else:
             acc = _ops.full(shape, fill_value, dtype)
         acc.name = key
@@ -172,11 +178,14 @@ class Optimizer:
         return out
 
     def _param_lr(self, group, p):
-        return self.get_lr() * group["learning_rate"] * \
+        # Static mode: the multiplier of the program's lr tensor (the lr is read at each run).
+        base = 1.0 if self._static is not None else self.get_lr()
+        return base * group["learning_rate"] * \
             getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)
 
-    @staticmethod
-    def _lr_tensor(value):
+    def _lr_tensor(self, value):
+        if self._static is not None:
+            return self._static.lr_tensor(value)
         return _ops.full([], float(value), float32)
 
     def _buckets(self, entries, key_fn):
@@ -187,6 +196,11 @@ class Optimizer:
 
     def step(self):
         """One update of every parameter that has a gradient (after loss.backward())."""
+        if self._static is None and _C.jit.is_capturing():
+            # Inside to_static: the update joins the captured program (skiff/jit/captured_step).
+            from ..jit.captured_step import captured_step
+            with captured_step(self):
+                return self.step()
         with no_grad():
             for group in self._param_groups:
                 params_grads = self._collect(group)
@@ -202,7 +216,12 @@ class Optimizer:
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Paddle's dygraph minimize: applies the gradients already computed by
-        loss.backward() (it does not run backward). Returns (None, params_grads)."""
+        loss.backward() (it does not run backward). Returns (None, params_grads).
+        In static mode it appends backward and the update ops to the loss's program instead."""
+        from .. import in_dynamic_mode
+        if not in_dynamic_mode():
+            from ..static.optimize import minimize
+            return minimize(self, loss, startup_program, parameters, no_grad_set)
         params = self._parameter_list if parameters is None else list(parameters)
         skip = {id(p) for p in (no_grad_set or [])}
         chosen = {id(p) for p in params if id(p) not in skip}

@@ -1,4 +1,24 @@
-"""paddle.static: the static-graph API (programs built directly, run by an executor) and the
-pieces to_static shares with it."""
-from .input import InputSpec  # noqa: F401
+"""paddle.static: Programs built by running ops on symbolic tensors (the capture machinery of
+skiff/runtime/jit), run by the Executor. See docs/ARCHITECTURE.md "Static graph".
+
+    paddle.enable_static()
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        x = static.data("x", [None, 4], "float32")
+        loss = paddle.mean(nn.Linear(4, 1)(x) ** 2)
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)                               # initializes the parameters
+    loss_value, = exe.run(main, feed={"x": xs}, fetch_list=[loss])
+"""
 from . import nn  # noqa: F401
+from .backward import append_backward, gradients  # noqa: F401
+from .executor import Executor, Scope, global_scope  # noqa: F401
+from .input import InputSpec, data  # noqa: F401
+from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401
+                      program_guard)
+
+
+def cpu_places(device_count=None):
+    from .. import CPUPlace
+    return [CPUPlace()] * (device_count or 1)

@@ -1,7 +1,11 @@
-"""paddle.static.InputSpec: the shape and dtype of a program input, None (or -1) for a dim
-known only at run time."""
+"""paddle.static.InputSpec and data: the shape and dtype of a program input, None (or -1) for
+a dim known only at run time."""
 from .. import _C
+from .. import framework
 from ..framework import get_default_dtype
+from .program import _register_name, default_main_program
+
+__all__ = ["data", "InputSpec"]
 
 
 def _dtype_name(dtype):
@@ -72,3 +76,52 @@ class InputSpec:
 
     def __hash__(self):
         return hash((self.shape, self.dtype, self.name, self.stop_gradient))
+
+
+def _shape(shape, what):
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{what}: argument 'shape' expected a list or tuple, got "
+                        f"{type(shape).__name__}")
+    out = []
+    for s in shape:
+        if s is None or s == -1:
+            out.append(-1)
+        elif isinstance(s, int) and not isinstance(s, bool) and s >= 0:
+            out.append(s)
+        else:
+            raise ValueError(f"{what}: argument 'shape' expected sizes >= 0, None or -1, got "
+                             f"{list(shape)}")
+    return out
+
+
+def _dtype(dtype):
+    """A skiff dtype from a dtype, its name ('float32', 'paddle.float32') or a numpy dtype."""
+    if isinstance(dtype, framework.dtype):
+        return dtype
+    name = str(dtype).replace("paddle.", "")
+    if hasattr(dtype, "name") and not isinstance(dtype, str):
+        name = dtype.name
+    d = getattr(framework.dtype, name, None)
+    if not isinstance(d, framework.dtype):
+        raise TypeError(f"static.data: argument 'dtype' expected a dtype, got {dtype!r}")
+    return d
+
+
+def data(name, shape, dtype=None, lod_level=0):
+    """An input of the default main program: `shape` may hold None or -1 for sizes known at
+    run time; dtype defaults to the default dtype. Executor.run feeds it by `name`."""
+    if framework.in_dynamic_mode():
+        raise RuntimeError("static.data: only in static mode (call paddle.enable_static() "
+                           "first)")
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"static.data: argument 'name' expected a non-empty str, got {name!r}")
+    shape = _shape(shape, "static.data")
+    dtype = _dtype(dtype or framework.get_default_dtype())
+    program = default_main_program()
+    if name in program._data:
+        raise ValueError(f"static.data: the program already has an input named '{name}'")
+    t = program._building_capture().input(shape, dtype, name)
+    t.name = name
+    program._data[name] = (shape, dtype, t)
+    _register_name(name, t)
+    return t

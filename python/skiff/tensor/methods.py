@@ -161,11 +161,20 @@ def _get_name(self):
     n = d.get("_name")
     if n is None:
         n = d["_name"] = f"generated_tensor_{next(_counter)}"
+        if self.is_symbolic:  # a static program variable: Executor.run fetches it by name
+            _register_static_name(n, self)
     return n
 
 
 def _set_name(self, value):
     self.__dict__["_name"] = value
+    if value is not None and self.is_symbolic:
+        _register_static_name(value, self)
+
+
+def _register_static_name(name, t):
+    from ..static.program import _register_name
+    _register_name(name, t)
 
 
 PRINT_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80}
@@ -176,6 +185,9 @@ def __repr__(self):
     stop_gradient=True,\n       [[1., 2., 3.], ...])"""
     if not self._is_initialized():
         return "Tensor(Not initialized)"
+    if self.is_symbolic:  # a static program variable has no data to print
+        return (f"Var(name={self.name}, shape={self.shape}, dtype={self.dtype.name}, "
+                f"stop_gradient={self.stop_gradient})")
     head = (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
             f"stop_gradient={self.stop_gradient},\n")
     prefix = "       "

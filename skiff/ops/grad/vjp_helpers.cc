@@ -23,6 +23,14 @@ std::vector<int64_t> reduced_axes(const std::vector<int64_t>& axis, int rank) {
   return r;
 }
 
+// A captured tensor may have sizes known only at run time (-1, e.g. Paddle's None batch dim).
+bool has_dynamic_dim(const Tensor& x) {
+  for (int i = 0; i < x.rank(); ++i) {
+    if (x.dims()[i] < 0) return true;
+  }
+  return false;
+}
+
 int64_t reduced_count(const Tensor& x, const std::vector<int64_t>& axes) {
   int64_t n = 1;
   for (int64_t a : axes) {
@@ -67,12 +75,25 @@ Tensor unbroadcast(const Tensor& grad, const Tensor& like) {
 Tensor reduce_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
                    bool keepdim) {
   const auto axes = reduced_axes(axis, x.rank());
+  if (has_dynamic_dim(x)) {
+    // x's shape exists only when the program runs: restore the reduced axes without a static
+    // shape, and broadcast by multiplying with ones of x's run-time shape.
+    Tensor g = keepdim || x.rank() == 0 ? grad : unsqueeze(grad, axes);
+    return multiply(g, ones_like(x, grad.dtype()));
+  }
   return broadcast_to(keep_dims(grad, x, axes, keepdim), x.shape());
 }
 
 Tensor mean_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
                  bool keepdim) {
   const auto axes = reduced_axes(axis, x.rank());
+  bool dynamic_count = false;
+  for (int64_t a : axes) dynamic_count = dynamic_count || x.dims()[static_cast<int>(a)] < 0;
+  if (dynamic_count) {
+    // The count of reduced elements, computed when the program runs.
+    Tensor n = sum(ones_like(x, grad.dtype()), axes, DType::kUndefined, true);
+    return divide(reduce_grad(grad, x, axis, keepdim), n);
+  }
   const double n = static_cast<double>(std::max<int64_t>(reduced_count(x, axes), 1));
   return scale(reduce_grad(grad, x, axis, keepdim), Scalar(1.0 / n));
 }

@@ -45,6 +45,14 @@ CaptureScope::CaptureScope(std::shared_ptr<ir::IrContext> ctx, Activation when)
 
 CaptureScope::~CaptureScope() {
   if (active_ && detail::t_capture == this) detail::t_capture = previous_;
+  restore_grads();
+}
+
+void CaptureScope::restore_grads() {
+  for (auto& [param, grad] : grads_before_) {
+    if (auto* m = autograd::autograd_meta(param)) m->grad = std::move(grad);
+  }
+  grads_before_.clear();
 }
 
 void CaptureScope::activate() {
@@ -74,16 +82,6 @@ Tensor CaptureScope::input(const InputSpec& spec) {
   return wrap(v);
 }
 
-ir::Value CaptureScope::value_of(const Tensor& t) {
-  if (const SymbolicTensor* s = as_symbolic(t)) {
-    if (!regions_.empty()) note_free_variable(t, s->value());
-    return s->value();
-  }
-  ir::Value v = parameter_of(t);
-  if (!regions_.empty()) note_free_variable(t, v);
-  return v;
-}
-
 namespace {
 // True when `v` is defined in `block` or in a region nested in it.
 bool defined_inside(ir::Value v, const ir::Block* block) {
@@ -95,6 +93,20 @@ bool defined_inside(ir::Value v, const ir::Block* block) {
   return false;
 }
 }  // namespace
+
+ir::Value CaptureScope::value_of(const Tensor& t) {
+  if (const SymbolicTensor* s = as_symbolic(t)) {
+    // Inside this program (at the top or in a region of a cf op), not another one's.
+    SKIFF_ENFORCE(defined_inside(s->value(), program_->block()), kInvalidArgument, "capture",
+                  "tensor", "a tensor of the program being built",
+                  "a tensor of another program (made under another program_guard)");
+    if (!regions_.empty()) note_free_variable(t, s->value());
+    return s->value();
+  }
+  ir::Value v = parameter_of(t);
+  if (!regions_.empty()) note_free_variable(t, v);
+  return v;
+}
 
 void CaptureScope::note_free_variable(const Tensor& t, ir::Value v) {
   // Innermost first: a value defined inside a region is inside every enclosing one too.
@@ -153,6 +165,8 @@ ir::Value CaptureScope::parameter_of(const Tensor& t) {
                     ->result(0);
   params_.emplace(t.impl(), v);
   result_.params.emplace_back(name, t);
+  const auto* m = autograd::autograd_meta(t);
+  grads_before_.emplace_back(t, m != nullptr ? m->grad : Tensor());
   return v;
 }
 
@@ -193,9 +207,73 @@ CapturedProgram CaptureScope::finish() {
     result_.updates.emplace_back(name, param);
   }
   if (active_) deactivate();
+  restore_grads();
   result_.program = std::move(program_);
   result_.program->verify();
   return std::move(result_);
+}
+
+bool CaptureScope::owns(const Tensor& t) const {
+  const SymbolicTensor* s = as_symbolic(t);
+  return s != nullptr && program_ != nullptr && defined_inside(s->value(), program_->block());
+}
+
+size_t CaptureScope::num_ops() const {
+  SKIFF_ENFORCE(program_ != nullptr, kPrecondition, "capture", "program", "an unfinished capture",
+                "a finished one");
+  size_t n = 0;
+  for (ir::Operation* op = program_->block()->front(); op; op = op->next()) {
+    n += op->name() != ir::ParameterOp::kName;
+  }
+  return n;
+}
+
+CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
+                                       const std::vector<std::string>& names, bool with_updates,
+                                       size_t max_ops) const {
+  SKIFF_ENFORCE(program_ != nullptr, kPrecondition, "capture", "snapshot", "an unfinished capture",
+                "a finished one");
+  SKIFF_ENFORCE(fetch.size() == names.size(), kInvalidArgument, "capture", "names",
+                str(fetch.size(), " names (one per fetched tensor)"), names.size());
+  CapturedProgram r;
+  r.context = ctx_;
+  r.program = std::make_unique<ir::Program>(ctx_.get());
+  ir::Builder b(ctx_.get(), r.program->block());
+  ir::IrMapping map;
+  size_t kept = 0;
+  for (ir::Operation* op = program_->block()->front(); op; op = op->next()) {
+    const bool param = op->name() == ir::ParameterOp::kName;
+    if (!param && kept == max_ops) continue;
+    kept += !param;
+    b.clone(op, map);
+  }
+  for (size_t i = 0; i < fetch.size(); ++i) {
+    const SymbolicTensor* s = as_symbolic(fetch[i]);
+    SKIFF_ENFORCE(s != nullptr, kInvalidArgument, "Executor.run", str("fetch_list[", i, "]"),
+                  "a tensor of the program", "a dense tensor");
+    SKIFF_ENFORCE(owns(fetch[i]) && map.contains(s->value()), kInvalidArgument, "Executor.run",
+                  str("fetch_list[", i, "] (", names[i], ")"), "a tensor of the program being run",
+                  owns(fetch[i]) ? "a tensor added after the program was cloned"
+                                 : "a tensor of another program");
+    ir::ShadowOutputOp::build(b, map.lookup_or_self(s->value()), names[i]);
+  }
+  for (ir::Operation* op = r.program->block()->front(); op; op = op->next()) {
+    if (op->name() == "op.data") r.inputs.push_back(ir::op::DataOp(op).name());
+    if (op->name() == ir::ShadowOutputOp::kName) {
+      r.outputs.push_back(op->attr_of<ir::StrAttr>("name").value());
+    }
+  }
+  r.params = result_.params;
+  for (const Tensor& param : with_updates ? written_order_ : std::vector<Tensor>{}) {
+    ir::Value v = written_.at(param.impl());
+    if (!map.contains(v)) continue;  // written after the copy's last op
+    std::string name = str("update", r.updates.size());
+    ir::ShadowOutputOp::build(b, map.lookup_or_self(v), name);
+    r.outputs.push_back(name);
+    r.updates.emplace_back(name, param);
+  }
+  r.program->verify();
+  return r;
 }
 
 std::vector<std::vector<Tensor>> capture_op(std::string_view name,

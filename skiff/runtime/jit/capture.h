@@ -77,6 +77,8 @@ class CaptureScope {
   const ir::Program* program() const { return program_.get(); }
   /// The dense tensors bound to the program's parameters so far, by parameter name.
   const std::vector<std::pair<std::string, Tensor>>& params() const { return result_.params; }
+  /// The dense tensors the program writes back after each run, in first-write order.
+  const std::vector<Tensor>& written() const { return written_order_; }
 
   /// An op.data input of the program.
   Tensor input(const InputSpec& spec);
@@ -108,6 +110,18 @@ class CaptureScope {
   /// Inside a region: whether `t` comes from outside the innermost one (a parameter or a value
   /// defined before it).
   bool from_outside_region(const Tensor& t) const;
+  /// A finished copy of the program so far, the capture going on unchanged
+  /// (paddle.static.Executor.run on a program still being built): the first `max_ops` ops that
+  /// are not parameters (all by default; a Program.clone taken earlier keeps fewer), the
+  /// symbolic tensors `fetch` as extra outputs named `names`, and, with `with_updates`, the
+  /// parameter updates whose values lie in the copy. A fetched tensor of another program, or
+  /// one made after the first `max_ops` ops, is an error naming `names[i]`.
+  CapturedProgram snapshot(const std::vector<Tensor>& fetch, const std::vector<std::string>& names,
+                           bool with_updates = true, size_t max_ops = SIZE_MAX) const;
+  /// True when `t` is a symbolic tensor of this program.
+  bool owns(const Tensor& t) const;
+  /// Number of ops so far that are not parameters (the `max_ops` of snapshot).
+  size_t num_ops() const;
 
  private:
   std::shared_ptr<ir::IrContext> ctx_;
@@ -117,6 +131,10 @@ class CaptureScope {
   std::unordered_map<const TensorImpl*, ir::Value> params_;
   std::unordered_map<const TensorImpl*, ir::Value> written_;  // dense tensor -> its new value
   std::vector<Tensor> written_order_;
+  // The gradients parameters had when the capture first saw them: a backward inside the
+  // capture gives them symbolic gradients, which must not outlive it.
+  std::vector<std::pair<Tensor, Tensor>> grads_before_;
+  void restore_grads();
   CaptureScope* previous_ = nullptr;
   bool active_ = false;
 

@@ -73,6 +73,25 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
     }
   }
 
+  // The backward part: what the other outputs need, up to the forward part; program inputs
+  // the forward part does not read (the output gradients) stay inputs even when unused. Ops
+  // neither part needs are dropped.
+  std::unordered_set<ir::Operation*> backward;
+  for (ir::Operation* op : ops) {
+    const bool other_output = op->name() == ir::ShadowOutputOp::kName && !forward.count(op);
+    if (other_output || (op->name() == ir::op::DataOp::kName && !forward.count(op))) {
+      stack.push_back(op);
+    }
+  }
+  while (!stack.empty()) {
+    ir::Operation* op = stack.back();
+    stack.pop_back();
+    if (forward.count(op) || !backward.insert(op).second) continue;
+    for (ir::Value v : external_operands(op)) {
+      if (ir::Operation* def = v.defining_op()) stack.push_back(def);
+    }
+  }
+
   // Saved: values forward ops make (not parameters or constants, which the backward re-binds)
   // that backward ops read. A builtin.combine the backward reads (a tensor list) is rebuilt in
   // the backward from its saved elements: a list is not a tensor a program can output.
@@ -91,7 +110,7 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
     if (saved_set.insert(v.impl()).second) saved.push_back(v);
   };
   for (ir::Operation* op : ops) {
-    if (forward.count(op) || is_source(op->name())) continue;
+    if (!backward.count(op) || is_source(op->name())) continue;
     for (ir::Value v : external_operands(op)) read_by_backward(v);
   }
 
@@ -153,7 +172,7 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
     }
     std::unordered_set<ir::Operation*> used_sources;
     for (ir::Operation* op : ops) {
-      if ((forward.count(op) && !recombined.count(op)) || is_source(op->name())) continue;
+      if ((!backward.count(op) && !recombined.count(op)) || is_source(op->name())) continue;
       for (ir::Value v : external_operands(op)) {
         ir::Operation* def = v.defining_op();
         if (def && is_source(def->name())) used_sources.insert(def);
@@ -169,7 +188,7 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
       if (recombined.count(op)) b.clone(op, map);
     }
     for (ir::Operation* op : ops) {
-      if (forward.count(op) || is_source(op->name())) continue;
+      if (!backward.count(op) || is_source(op->name())) continue;
       b.clone(op, map);
       note(r.backward, op);
       if (op->name() == ir::ShadowOutputOp::kName) {

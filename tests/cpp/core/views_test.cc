@@ -123,6 +123,12 @@ TEST(ViewsTest, InferReshapeDims) {
   EXPECT_EQ(infer_reshape_dims({0, 3}, e, "reshape"), (Dims{0, 3}));
   EXPECT_EQ(infer_reshape_dims({}, d, "reshape"), Dims{1});
   EXPECT_EQ(infer_reshape_dims({1}, {}, "reshape"), Dims{});
+  // Symbolic inputs with run-time sizes (-1): the inferred dim is unknown as well.
+  EXPECT_EQ(infer_reshape_dims({-1, 2, 3}, b, "reshape"), (Dims{-1, -1}));
+  const int64_t f[] = {-1, 6};
+  EXPECT_EQ(infer_reshape_dims({-1, 2, 3}, f, "reshape"), (Dims{-1, 6}));
+  const int64_t g[] = {0, 16};
+  EXPECT_EQ(infer_reshape_dims({-1, 16}, g, "reshape"), (Dims{-1, 16}));
 
   const int64_t two[] = {-1, -1};
   std::string msg = error_of([&] { infer_reshape_dims({2, 3}, two, "reshape"); });

@@ -1,0 +1,160 @@
+"""paddle.static.Executor: runs Programs.
+
+run() compiles a snapshot of the program (its ops so far, the fetched values as outputs, the
+parameter updates) once per (program, program version, feed names, fetch list) and caches it;
+the compiled form is the program after DCE (inputs no fetched value needs are pruned) and
+lower-to-kernel, with the C++ executor (skiff/runtime/executor). Before each run the learning
+rates of static optimizers are written into their tensors, and a startup program with a
+random_seed reseeds the generator, so running it again reinitializes the same values."""
+import numpy as np
+
+from .. import _C
+from ..framework import Tensor
+from .program import Program, default_main_program, outside_programs
+
+__all__ = ["Executor", "Scope", "global_scope"]
+
+
+def _as_list(x):
+    if x is None:
+        return []
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return [x]
+
+
+def _feed_tensor(program, name, value):
+    """`value` as a Tensor for input `name`, after checking its dtype and shape."""
+    shape, dtype, _ = program._data[name]
+    if isinstance(value, Tensor):
+        if value.is_symbolic:
+            raise TypeError(f"Executor.run: feed '{name}' expected data (a numpy array or a "
+                            f"Tensor with data), got a static-graph variable")
+        t = value
+        got_dtype = value.dtype.name
+    else:
+        arr = np.asarray(value)
+        if arr.dtype == object:
+            raise TypeError(f"Executor.run: feed '{name}' expected a numpy array or a Tensor, "
+                            f"got {type(value).__name__}")
+        t = None
+        got_dtype = str(arr.dtype)
+    got_shape = list(value.shape)
+    if got_dtype != dtype.name:
+        raise ValueError(f"Executor.run: feed '{name}' expected dtype {dtype.name}, got "
+                         f"{got_dtype}")
+    if len(got_shape) != len(shape) or any(s != -1 and s != g for s, g in zip(shape, got_shape)):
+        raise ValueError(f"Executor.run: feed '{name}' expected shape {shape}, got {got_shape}")
+    if t is None:
+        from .. import to_tensor
+        t = to_tensor(np.ascontiguousarray(arr))
+    return t
+
+
+class _Entry:
+    def __init__(self, compiled, keep):
+        self.compiled = compiled
+        self.keep = keep  # the fetched tensors: their ids stay valid as cache keys
+
+
+class Executor:
+    """Executor(place=None): CPU for now; run() as Paddle's."""
+
+    def __init__(self, place=None):
+        self.place = place
+        self._cache = {}
+
+    def close(self):
+        self._cache.clear()
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True):
+        program = default_main_program() if program is None else program
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: argument 'program' expected a skiff.static.Program, "
+                            f"got {type(program).__name__}")
+        feed = {} if feed is None else feed
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: argument 'feed' expected a dict of name -> array, "
+                            f"got {type(feed).__name__}")
+        for name in feed:
+            if name not in program._data:
+                raise ValueError(f"Executor.run: feed '{name}' is not an input of the program "
+                                 f"(inputs: {sorted(program._data)})")
+        targets = [self._fetch_target(program, f, i) for i, f in enumerate(_as_list(fetch_list))]
+        symbolic = [(i, t) for i, t in enumerate(targets) if t.is_symbolic]
+        key = (id(program), program._version(), tuple(sorted(feed)),
+               tuple(id(t) for _, t in symbolic))
+        entry = self._cache.get(key) if use_program_cache else None
+        if entry is None:
+            snapshot = program._snapshot([t for _, t in symbolic],
+                                         [f"fetch{i}" for i, _ in symbolic])
+            entry = _Entry(snapshot.prune().compile(), [program] + [t for _, t in symbolic])
+            if use_program_cache:
+                self._cache[key] = entry
+        compiled = entry.compiled
+        for name in compiled.inputs:
+            if name not in feed:
+                raise ValueError(f"Executor.run: the program needs input '{name}', which is not "
+                                 f"in feed (fed: {sorted(feed)})")
+        with outside_programs():  # feeding and the lr refresh are eager work
+            feeds = [_feed_tensor(program, name, feed[name]) for name in compiled.inputs]
+            self._before_run(program)
+            outs = dict(zip(compiled.outputs, compiled.run(feeds)))
+        results = [outs[f"fetch{i}"] if t.is_symbolic else t for i, t in enumerate(targets)]
+        if return_numpy:
+            return [np.array(r.numpy(), copy=True) for r in results]
+        return results
+
+    @staticmethod
+    def _fetch_target(program, f, i):
+        if isinstance(f, str):
+            return program._find_var(f, "Executor.run: fetch_list")
+        if not isinstance(f, Tensor):
+            raise TypeError(f"Executor.run: fetch_list[{i}] expected a Tensor or a name, got "
+                            f"{type(f).__name__}")
+        if f.is_symbolic and not program._owns(f):
+            raise ValueError(f"Executor.run: fetch_list[{i}] ({f.name}) is a variable of another "
+                             f"program")
+        return f
+
+    @staticmethod
+    def _before_run(program):
+        if program._initializers and program.random_seed:
+            _C.seed(program.random_seed % (1 << 64))
+        for opt, lr in program._lr_vars:
+            from ..nn._assign import assign_into
+            assign_into(lr, _C.ops.full([], float(opt.get_lr()), lr.dtype))
+
+
+class _Var:
+    def __init__(self, t):
+        self._t = t
+
+    def get_tensor(self):
+        return self._t
+
+
+class Scope:
+    """Paddle's scope, read-only: find_var(name) finds a parameter (or a persistable tensor) of
+    the default programs by name."""
+
+    def find_var(self, name):
+        from .program import _main
+        for p in _main[0].all_parameters():
+            if p.name == name:
+                return _Var(p)
+        return None
+
+    def var(self, name):
+        v = self.find_var(name)
+        if v is None:
+            raise ValueError(f"Scope.var: no parameter named '{name}'")
+        return v
+
+
+_scope = Scope()
+
+
+def global_scope():
+    return _scope

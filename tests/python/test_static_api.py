@@ -1,0 +1,399 @@
+"""paddle.static on the capture machinery: Programs, program_guard, data, Executor, startup
+initialization, append_backward/gradients, optimizer.minimize, errors."""
+import numpy as np
+import pytest
+
+import skiff as paddle
+from skiff import nn, static
+import skiff.nn.functional as F
+
+
+@pytest.fixture
+def static_mode():
+    paddle.enable_static()
+    try:
+        yield
+    finally:
+        paddle.disable_static()
+
+
+def _data(n=16, seed=0):
+    rs = np.random.RandomState(seed)
+    x = rs.randn(n, 4).astype(np.float32)
+    y = (x @ rs.randn(4, 1) + 0.5).astype(np.float32)
+    return x, y
+
+
+class MLP(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4, 16)
+        self.fc2 = nn.Linear(16, 1)
+
+    def forward(self, x):
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+def _optimizer(kind, lr, params):
+    if kind == "sgd":
+        return paddle.optimizer.SGD(lr, parameters=params)
+    if kind == "momentum":
+        return paddle.optimizer.Momentum(lr, momentum=0.9, parameters=params)
+    if kind == "adam":
+        return paddle.optimizer.Adam(lr, parameters=params)
+    return paddle.optimizer.AdamW(lr, parameters=params, weight_decay=0.01)
+
+
+def _static_losses(kind, steps, scheduler=False, batch=16):
+    x, y = _data()
+    paddle.seed(2024)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [batch, 4], "float32")
+        ys = static.data("y", [batch, 1], "float32")
+        model = MLP()
+        loss = F.mse_loss(model(xs), ys)
+        lr = paddle.optimizer.lr.StepDecay(0.05, step_size=2, gamma=0.5) if scheduler else 0.05
+        opt = _optimizer(kind, lr, None)
+        opt.minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    out = []
+    for _ in range(steps):
+        (value,) = exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])
+        out.append(float(value))
+        if scheduler:
+            lr.step()
+    return out
+
+
+def _dygraph_losses(kind, steps, scheduler=False):
+    x, y = _data()
+    paddle.seed(2024)
+    model = MLP()
+    lr = paddle.optimizer.lr.StepDecay(0.05, step_size=2, gamma=0.5) if scheduler else 0.05
+    opt = _optimizer(kind, lr, model.parameters())
+    out = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(paddle.to_tensor(x)), paddle.to_tensor(y))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        out.append(float(loss))
+        if scheduler:
+            lr.step()
+    return out
+
+
+@pytest.mark.parametrize("kind", ["sgd", "momentum", "adam", "adamw"])
+def test_static_mlp_trains_like_dygraph(kind):
+    paddle.enable_static()
+    try:
+        static_losses = _static_losses(kind, 6)
+    finally:
+        paddle.disable_static()
+    dygraph_losses = _dygraph_losses(kind, 6)
+    assert static_losses[-1] < static_losses[0]
+    np.testing.assert_allclose(static_losses, dygraph_losses, rtol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["sgd", "adam"])
+def test_dynamic_batch_dim_trains_like_dygraph(kind):
+    # data("x", [None, 4]): the mean's gradient divides by the batch size found at run time
+    paddle.enable_static()
+    try:
+        static_losses = _static_losses(kind, 4, batch=None)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(static_losses, _dygraph_losses(kind, 4), rtol=1e-6)
+
+
+def test_lr_scheduler_is_read_each_run():
+    paddle.enable_static()
+    try:
+        static_losses = _static_losses("sgd", 6, scheduler=True)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(static_losses, _dygraph_losses("sgd", 6, scheduler=True),
+                               rtol=1e-6)
+
+
+def test_startup_reinitializes_parameters(static_mode):
+    paddle.seed(7)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [16, 4], "float32")
+        lin = nn.Linear(4, 3)
+        loss = paddle.mean(lin(xs) ** 2)
+        paddle.optimizer.SGD(0.5).minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    w0 = lin.weight.numpy().copy()
+    assert np.abs(w0).max() > 0  # Xavier uniform, not the zeros it was allocated with
+    exe.run(main, feed={"x": _data()[0]}, fetch_list=[loss])
+    assert not np.allclose(lin.weight.numpy(), w0)
+    exe.run(startup)
+    np.testing.assert_array_equal(lin.weight.numpy(), w0)
+    np.testing.assert_array_equal(lin.bias.numpy(), np.zeros(3, np.float32))
+
+
+def test_append_backward_matches_eager_grads(static_mode):
+    x, y = _data(8)
+    paddle.seed(3)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [8, 4], "float32")
+        ys = static.data("y", [8, 1], "float32")
+        model = MLP()
+        loss = F.mse_loss(model(xs), ys)
+        pairs = static.append_backward(loss)
+    assert [p.name for p, _ in pairs] == [p.name for p in model.parameters()]
+    exe = static.Executor()
+    exe.run(startup)
+    grads = exe.run(main, feed={"x": x, "y": y}, fetch_list=[g for _, g in pairs])
+    weights = [p.numpy().copy() for p in model.parameters()]
+    paddle.disable_static()
+    try:
+        eager = MLP()
+        for p, w in zip(eager.parameters(), weights):
+            p.set_value(w)
+        F.mse_loss(eager(paddle.to_tensor(x)), paddle.to_tensor(y)).backward()
+        for g, p in zip(grads, eager.parameters()):
+            np.testing.assert_allclose(g, p.grad.numpy(), rtol=1e-5, atol=1e-7)
+    finally:
+        paddle.enable_static()
+
+
+def test_append_backward_parameter_list_and_no_grad_set(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [2, 4], "float32")
+        model = MLP()
+        loss = paddle.sum(model(xs))
+        pairs = static.append_backward(loss, parameter_list=[model.fc1.weight.name,
+                                                             model.fc2.weight],
+                                       no_grad_set={model.fc2.weight.name})
+    assert [p.name for p, _ in pairs] == [model.fc1.weight.name]
+
+
+def test_gradients_with_respect_to_an_input(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        xs = static.data("x", [3], "float32")
+        xs.stop_gradient = False
+        y = paddle.sum(xs * xs * xs)
+        (gx,) = static.gradients(y, xs)
+        (ggx,) = static.gradients(paddle.sum(gx), xs)  # second order: 6x
+        z = xs * 2.0
+        (gz,) = static.gradients([z], [xs], target_gradients=[paddle.ones([3]) * 3.0])
+    x = np.array([1.0, -2.0, 0.5], np.float32)
+    g, gg, g3 = static.Executor().run(main, feed={"x": x}, fetch_list=[gx, ggx, gz])
+    np.testing.assert_allclose(g, 3 * x * x, rtol=1e-6)
+    np.testing.assert_allclose(gg, 6 * x, rtol=1e-6)
+    np.testing.assert_allclose(g3, np.full(3, 6.0), rtol=1e-6)
+
+
+def test_program_guard_nesting(static_mode):
+    outer, inner = static.Program(), static.Program()
+    default = static.default_main_program()
+    with static.program_guard(outer):
+        assert static.default_main_program() is outer
+        a = static.data("a", [2], "float32")
+        with static.program_guard(inner):
+            assert static.default_main_program() is inner
+            b = static.data("b", [2], "float32")
+            b2 = b * 3.0
+        assert static.default_main_program() is outer
+        a2 = a + 1.0
+    assert static.default_main_program() is default
+    assert "op.multiply" in str(inner) or "op.scale" in str(inner)
+    assert '"a"' in str(outer) and '"b"' not in str(outer)
+    exe = static.Executor()
+    (ra,) = exe.run(outer, feed={"a": np.ones(2, np.float32)}, fetch_list=[a2])
+    (rb,) = exe.run(inner, feed={"b": np.ones(2, np.float32)}, fetch_list=[b2])
+    np.testing.assert_array_equal(ra, [2.0, 2.0])
+    np.testing.assert_array_equal(rb, [3.0, 3.0])
+
+
+def test_default_program_without_guard(static_mode):
+    main = static.default_main_program()
+    x = static.data("x_default", [2], "float32")
+    y = F.relu(x)
+    (r,) = static.Executor().run(feed={"x_default": np.array([-1.0, 2.0], np.float32)},
+                                 fetch_list=[y])
+    np.testing.assert_array_equal(r, [0.0, 2.0])
+    assert main is static.default_main_program()
+
+
+def test_fetch_by_name_and_cache(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [3, 4], "float32")
+        lin = nn.Linear(4, 2)
+        loss = paddle.mean(lin(xs))
+        loss.name = "the_loss"
+        pairs = static.append_backward(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    x = np.ones([3, 4], np.float32)
+    names = ["the_loss", "x", lin.weight.name, lin.weight.name + "@GRAD"]
+    r1 = exe.run(main, feed={"x": x}, fetch_list=names)
+    r2 = exe.run(main, feed={"x": x}, fetch_list=[loss, xs, lin.weight, pairs[0][1]])
+    for a, b in zip(r1, r2):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(r1[1], x)
+    np.testing.assert_array_equal(r1[2], lin.weight.numpy())
+    np.testing.assert_allclose(r1[3], np.full([4, 2], 0.5), rtol=1e-6)
+    exe.run(main, feed={"x": x}, fetch_list=names)
+    # startup, and main once: names resolve to the same tensors, reruns hit the cache
+    assert len(exe._cache) == 2
+    tensors = exe.run(main, feed={"x": x}, fetch_list=[loss], return_numpy=False)
+    assert isinstance(tensors[0], paddle.Tensor) and not tensors[0].is_symbolic
+
+
+def test_program_grows_between_runs(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        xs = static.data("x", [2], "float32")
+        y = xs * 2.0
+    exe = static.Executor()
+    x = np.array([1.0, 2.0], np.float32)
+    np.testing.assert_array_equal(exe.run(main, feed={"x": x}, fetch_list=[y])[0], [2.0, 4.0])
+    with static.program_guard(main):
+        z = y + 1.0
+    np.testing.assert_array_equal(exe.run(main, feed={"x": x}, fetch_list=[z])[0], [3.0, 5.0])
+
+
+def test_unneeded_inputs_need_no_feed(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        a = static.data("a", [2], "float32")
+        b = static.data("b", [2], "float32")
+        s = a + b
+        t = a * 2.0
+    exe = static.Executor()
+    (r,) = exe.run(main, feed={"a": np.ones(2, np.float32)}, fetch_list=[t])
+    np.testing.assert_array_equal(r, [2.0, 2.0])
+    with pytest.raises(ValueError, match="needs input 'b'"):
+        exe.run(main, feed={"a": np.ones(2, np.float32)}, fetch_list=[s])
+
+
+def test_clone_for_test_does_not_train(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [16, 4], "float32")
+        lin = nn.Linear(4, 1)
+        loss = paddle.mean(lin(xs) ** 2)
+        test_program = main.clone(for_test=True)
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    x = _data()[0]
+    w0 = lin.weight.numpy().copy()
+    (l_test,) = exe.run(test_program, feed={"x": x}, fetch_list=[loss])
+    np.testing.assert_array_equal(lin.weight.numpy(), w0)
+    (l_train,) = exe.run(main, feed={"x": x}, fetch_list=[loss])
+    assert float(l_test) == float(l_train)
+    assert not np.allclose(lin.weight.numpy(), w0)
+    assert "fused_sgd_" not in str(test_program) and "fused_sgd_" in str(main)
+    with pytest.raises(NotImplementedError, match="cloned Program"):
+        with static.program_guard(test_program):
+            pass
+
+
+def test_static_nn_fc(static_mode):
+    paddle.seed(1)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [None, 2, 3], "float32")
+        y = static.nn.fc(xs, size=5, activation="relu")
+    assert len(main.all_parameters()) == 2
+    exe = static.Executor()
+    exe.run(startup)
+    w, b = main.all_parameters()
+    x = np.random.RandomState(0).randn(4, 2, 3).astype(np.float32)
+    (r,) = exe.run(main, feed={"x": x}, fetch_list=[y])
+    np.testing.assert_allclose(r, np.maximum(x.reshape(4, 6) @ w.numpy() + b.numpy(), 0),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_global_block_and_scope(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [None, 4], "float32")
+        lin = nn.Linear(4, 2)
+        lin(xs)
+    block = main.global_block()
+    assert [p.name for p in block.all_parameters()] == [lin.weight.name, lin.bias.name]
+    assert block.var("x") is xs
+    assert block.has_var(lin.bias.name) and not block.has_var("nope")
+    with static.program_guard(main, startup):
+        assert static.global_scope().find_var(lin.weight.name).get_tensor() is lin.weight
+
+
+# ---------------------------------------------------------------------- errors
+def test_error_fetch_of_another_program(static_mode):
+    p1, p2 = static.Program(), static.Program()
+    with static.program_guard(p1):
+        a = static.data("a", [2], "float32") + 1.0
+    with static.program_guard(p2):
+        static.data("b", [2], "float32")
+    with pytest.raises(ValueError, match="another program"):
+        static.Executor().run(p2, feed={"b": np.ones(2, np.float32)}, fetch_list=[a])
+
+
+def test_error_op_mixing_programs(static_mode):
+    p1, p2 = static.Program(), static.Program()
+    with static.program_guard(p1):
+        a = static.data("a", [2], "float32")
+    with static.program_guard(p2):
+        with pytest.raises(ValueError, match="another program"):
+            paddle.add(a, a)
+
+
+def test_error_unknown_feed_and_names(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        y = static.data("x", [2], "float32") * 2.0
+    exe = static.Executor()
+    with pytest.raises(ValueError, match="feed 'z' is not an input of the program"):
+        exe.run(main, feed={"x": np.ones(2, np.float32), "z": np.ones(2, np.float32)},
+                fetch_list=[y])
+    with pytest.raises(ValueError, match="no variable named 'missing'"):
+        exe.run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=["missing"])
+    with pytest.raises(TypeError, match="fetch_list"):
+        exe.run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=[3])
+
+
+def test_error_feed_shape_and_dtype(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        y = static.data("x", [None, 3], "float32") * 2.0
+    exe = static.Executor()
+    with pytest.raises(ValueError, match=r"feed 'x' expected shape \[-1, 3\], got \[2, 4\]"):
+        exe.run(main, feed={"x": np.ones([2, 4], np.float32)}, fetch_list=[y])
+    with pytest.raises(ValueError, match="feed 'x' expected dtype float32, got float64"):
+        exe.run(main, feed={"x": np.ones([2, 3])}, fetch_list=[y])
+    with pytest.raises(ValueError, match="already has an input named 'x'"):
+        with static.program_guard(main):
+            static.data("x", [1], "float32")
+
+
+def test_error_data_in_dynamic_mode():
+    paddle.enable_static()
+    main = static.Program()
+    with static.program_guard(main):
+        x = static.data("x", [2], "float32")
+    paddle.disable_static()
+    with pytest.raises(ValueError, match="relu: argument 'x' .*static-graph variable"):
+        F.relu(x)
+    with pytest.raises(RuntimeError, match="only in static mode"):
+        static.data("y", [2], "float32")
+
+
+def test_error_backward_of_dense_loss(static_mode):
+    with pytest.raises(TypeError, match="append_backward"):
+        paddle.disable_static()
+        t = paddle.ones([1])
+        paddle.enable_static()
+        static.append_backward(t)
