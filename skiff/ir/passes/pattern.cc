@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/interfaces.h"
@@ -98,9 +99,12 @@ class GreedyDriver : public RewriteListener {
     changed_ = true;
     ++erased_;
     if (uint32_t slot = op->scratch()) worklist_[slot - 1] = nullptr;
+    // Erasing an op with regions notifies its nested ops first (walk_post): an operand defined
+    // by one of them is going away too and must not be queued again.
+    erased_now_.insert(op);
     for (uint32_t i = 0; i < op->num_operands(); ++i) {
       Value v = op->operand(i);
-      if (v && v.defining_op()) add(v.defining_op());
+      if (v && v.defining_op() && !erased_now_.count(v.defining_op())) add(v.defining_op());
     }
   }
   void on_modified(Operation* op) override {
@@ -118,6 +122,7 @@ class GreedyDriver : public RewriteListener {
   }
 
   void process(Operation* op) {
+    erased_now_.clear();
     if (config_.erase_dead && op->use_empty() && !op->has_trait<TerminatorTrait>() && is_pure(op)) {
       rewriter_.erase_op(op);
       return;
@@ -145,6 +150,7 @@ class GreedyDriver : public RewriteListener {
   std::map<std::string, std::vector<const RewritePattern*>, std::less<>> by_root_;
   std::vector<const RewritePattern*> any_;
   std::vector<Operation*> worklist_;
+  std::unordered_set<const Operation*> erased_now_;  // ops erased while processing one op
   bool changed_ = false;
   int64_t rewrites_ = 0;
   int64_t erased_ = 0;
