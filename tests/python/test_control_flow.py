@@ -163,3 +163,33 @@ def test_gradients_do_not_call_the_branches_again():
         (gx,) = paddle.grad(fn(x), [x])
         np.testing.assert_allclose(gx.numpy(), [6.0, 12.0])
     assert len(calls) == 2  # once eagerly, once captured
+
+
+def test_static_programs_with_control_flow_and_gradients():
+    from skiff import static
+
+    paddle.enable_static()
+    try:
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            x = static.data("x", [3], "float64")
+            x.stop_gradient = False
+            n = static.data("n", [1], "int64")
+            y = static.nn.cond(x.sum() > 0, lambda: x * x, lambda: x - 1.0)
+            i = paddle.zeros([1], dtype="int64")
+            _, s = static.nn.while_loop(lambda i, s: i < n, lambda i, s: [i + 1, s * 2.0], [i, y])
+            z = static.nn.switch_case(n, {1: lambda: s + 1.0, 2: lambda: s + 2.0},
+                                      default=lambda: s)
+            (gx,) = static.gradients([z.sum()], [x])
+        exe = static.Executor()
+        exe.run(startup)
+        for xv, k in (([1.0, 2.0, 3.0], 2), ([-1.0, -2.0, 0.0], 1), ([1.0, 1.0, 1.0], 0)):
+            xs = np.array(xv)
+            got_z, got_g = exe.run(main, feed={"x": xs, "n": np.array([k], dtype="int64")},
+                                   fetch_list=[z, gx])
+            y_np, dy = (xs * xs, 2 * xs) if xs.sum() > 0 else (xs - 1.0, np.ones(3))
+            add = {1: 1.0, 2: 2.0}.get(k, 0.0)
+            np.testing.assert_allclose(got_z, y_np * 2.0 ** k + add)
+            np.testing.assert_allclose(got_g, dy * 2.0 ** k)
+    finally:
+        paddle.disable_static()
