@@ -113,8 +113,19 @@ bool any_requires_grad(const std::vector<Tensor>& ts) {
 // another one does not pass its gradient on inside the branch; the outer graph does that). Since
 // the backward is built by cond() itself, it records the same kind of node when differentiated
 // again: higher orders need no more code.
+// The backward replays the region: a random op there would draw other values than the forward.
+void refuse_random(const RegionRecipe& r, const char* op, const char* where) {
+  const std::string& random = random_op_in(r);
+  SKIFF_ENFORCE(random.empty(), kUnimplemented, op, "gradients",
+                str(where,
+                    " without random ops when differentiated (compute the random tensor "
+                    "outside and pass it in)"),
+                str(where, " calling ", random));
+}
+
 std::vector<Tensor> branch_vjp(const RecipePtr& branch, const std::vector<Tensor>& xs,
                                const std::vector<Tensor>& grads) {
+  refuse_random(*branch, "cond", "a branch");
   autograd::GradModeGuard recording(true);
   std::vector<Tensor> outs = replay(branch);
   std::vector<Tensor> ys, gys;
@@ -317,6 +328,7 @@ struct WhileBackward {
   std::vector<Tensor> history;
 
   std::vector<Tensor> operator()(const std::vector<Tensor>& grads) const {
+    refuse_random(*body, "while_loop", "a loop body");
     std::vector<size_t> dv;  // differentiable loop vars
     for (size_t k = 0; k < vars.size(); ++k) {
       if (is_floating(vars[k].dtype())) dv.push_back(k);

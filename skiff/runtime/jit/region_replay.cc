@@ -22,6 +22,7 @@ struct RecipeTree {
   int num_slots = 0;
   std::vector<std::pair<int, Tensor>> outer;  // slot -> free variable
   std::vector<Tensor> free;
+  std::string random_op;  // the first random op recorded (its replay would draw again)
 };
 
 enum class StepKind { kOp, kCombine, kSplit, kConst, kIf, kWhile, kYield };
@@ -86,6 +87,7 @@ class Recorder {
                     op->describe());
       s.kind = StepKind::kOp;
       s.op = schema->name;
+      if (schema->is_random && tree_->random_op.empty()) tree_->random_op = schema->name;
       s.attrs = br::attr_map(*schema, op->attrs());
     }
     for (ir::Value v : op->operands()) s.in.push_back(read(v));
@@ -207,6 +209,8 @@ RecipePtr record_region(ir::Block* block, const std::vector<CaptureScope::FreeVa
 }
 
 const std::vector<Tensor>& free_tensors(const RegionRecipe& r) { return r.tree->free; }
+
+const std::string& random_op_in(const RegionRecipe& r) { return r.tree->random_op; }
 
 std::vector<Tensor> replay(const RecipePtr& r, const std::vector<Tensor>& args) {
   SKIFF_ENFORCE(capturing(), kPrecondition, "cf", "replay", "a capture", "eager mode");

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "skiff/core/tensor.h"
@@ -27,6 +28,10 @@ RecipePtr record_region(ir::Block* block, const std::vector<CaptureScope::FreeVa
 
 /// The tensors the recipe reads from outside, in `outer` order.
 const std::vector<Tensor>& free_tensors(const RegionRecipe& r);
+
+/// The name of a random op in the recipe (dropout...), or "": replaying it draws new values,
+/// so a backward that replays it would not see the forward's draws.
+const std::string& random_op_in(const RegionRecipe& r);
 
 /// Runs the recorded ops again (while capturing) with `args` for the block arguments, and returns
 /// the values its cf.yield yields.

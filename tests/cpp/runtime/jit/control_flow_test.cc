@@ -613,5 +613,43 @@ TEST(ControlFlowErrors, InplaceWriteToAnOuterTensorInsideABranch) {
   expect_same_as_eager(local_write, {{f64({2}, {1, 2})}, {f64({2}, {-1, -2})}});
 }
 
+// The backward replays a branch: random ops there would not redraw the forward's values.
+TEST(ControlFlowErrors, RandomOpsInADifferentiatedBranch) {
+  const std::string e = error_of([] {
+    jit::capture(
+        [](const Tensors& in) {
+          Tensor x = requiring_grad(in[0]);
+          Tensor y = jit::cond(
+              positive(x), [&] { return Tensors{std::get<0>(dropout(x, 0.5f))}; },
+              [&] { return Tensors{x}; })[0];
+          return jit::gradients({sum(y)}, {x});
+        },
+        {{{4}, DType::kFloat64, "x"}});
+  });
+  EXPECT_NE(e.find("cond: argument 'gradients' expected a branch without random ops when "
+                   "differentiated"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("got a branch calling dropout"), std::string::npos) << e;
+  const std::string w = error_of([] {
+    jit::capture(
+        [](const Tensors& in) {
+          Tensor x = requiring_grad(in[0]);
+          Tensor y = jit::while_loop(
+              [](const Tensors& v) { return less_than(v[0], full({}, 2, DType::kInt64)); },
+              [](const Tensors& v) {
+                return Tensors{add(v[0], full({}, 1, DType::kInt64)),
+                               std::get<0>(dropout(v[1], 0.5f))};
+              },
+              {full({}, 0, DType::kInt64), x})[1];
+          return jit::gradients({sum(y)}, {x});
+        },
+        {{{4}, DType::kFloat64, "x"}});
+  });
+  EXPECT_NE(w.find("while_loop: argument 'gradients' expected a loop body without random ops"),
+            std::string::npos)
+      << w;
+}
+
 }  // namespace
 }  // namespace skiff::testing
