@@ -124,20 +124,35 @@ def test_errors_name_the_argument():
         snn.cond(x > 0, lambda: x, lambda: x)
     with pytest.raises(TypeError, match="cond: argument 'true_fn' expected a callable or None"):
         snn.cond(x.sum() > 0, 3, lambda: x)
-    with pytest.raises(TypeError, match="expected to return a Tensor, a list or tuple"):
-        snn.cond(x.sum() > 0, lambda: 3, lambda: x)
 
     @paddle.jit.to_static
     def mismatched(x):
-        return snn.cond(x.sum() > 0, lambda: (x, x), lambda: x)
+        return snn.cond(x.sum() > 0, lambda: {"a": x}, lambda: {"b": x})
 
-    with pytest.raises(ValueError, match="cond: argument 'false_fn' expected 2 tensors \\(as "
-                                         "true_fn\\), got 1 tensors"):
+    with pytest.raises(ValueError, match="cond: argument 'false_fn' expected a result of the "
+                                         "structure true_fn returned"):
         mismatched(x)
 
-    with pytest.raises(ValueError, match="while_loop: argument 'body' expected 2 tensors \\(as "
-                                         "loop_vars\\), got 1 tensors"):
+    @paddle.jit.to_static
+    def other_dtypes(x):
+        return snn.cond(x.sum() > 0, lambda: x, lambda: x.astype("float32"))
+
+    with pytest.raises(TypeError, match="cond: argument 'false_fn output 0' expected float64 "
+                                        "\\(as true_fn\\), got float32"):
+        other_dtypes(x)
+
+    with pytest.raises(ValueError, match="while_loop: argument 'body' expected to return loop "
+                                         "vars of the structure of loop_vars"):
         snn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1], [paddle.zeros([], "int64"), x])
+
+    @paddle.jit.to_static
+    def loop_changes_dtype(x):
+        return snn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1, s.astype("float32")],
+                              [paddle.zeros([], "int64"), x])
+
+    with pytest.raises(TypeError, match="while_loop: argument 'body output 1' expected float64 "
+                                        "\\(as loop_vars\\), got float32"):
+        loop_changes_dtype(x)
     with pytest.raises(TypeError, match="switch_case: argument 'branch_index' expected an "
                                         "integer tensor with one element, got a float64"):
         snn.switch_case(x.sum(), [lambda: x])
@@ -193,3 +208,20 @@ def test_static_programs_with_control_flow_and_gradients():
             np.testing.assert_allclose(got_g, dy * 2.0 ** k)
     finally:
         paddle.disable_static()
+
+
+def test_nested_structures_cross_cond_and_while_loop():
+    def f(x):
+        r = snn.cond(x.sum() > 0, lambda: {"y": x * 2.0, "pair": (x, x + 1.0)},
+                     lambda: {"y": x - 1.0, "pair": (x * 0.0, x)})
+        i = paddle.zeros([], dtype="int64")
+        i, state = snn.while_loop(lambda i, st: i < 2,
+                                  lambda i, st: [i + 1, {"a": st["a"] * 2.0, "b": st["b"]}],
+                                  [i, {"a": r["y"], "b": r["pair"][1]}])
+        return state["a"] + state["b"], r["pair"][0]
+
+    g = paddle.jit.to_static(f)
+    for values in ([1.0, 2.0], [-1.0, -3.0]):
+        for got, want in zip(g(_t(values)), f(_t(values))):
+            np.testing.assert_allclose(got.numpy(), want.numpy())
+    assert g.num_captures == 1

@@ -1,11 +1,14 @@
 """paddle.static.nn.cond / while_loop / switch_case (Paddle 2.x signatures).
 
 Eagerly the predicate is read and the chosen function runs (autograd records it as usual).
-While a function is captured (paddle.jit.to_static) they build cf.if / cf.while ops whose
-regions hold the branches and the loop body, differentiable with the eager VJP rules
-(skiff/runtime/jit/control_flow.h).
+While a function is captured (paddle.jit.to_static, paddle.static programs) they build cf.if /
+cf.while ops whose regions hold the branches and the loop body, differentiable with the eager
+VJP rules (skiff/runtime/jit/control_flow.h). Results and loop vars may be nested lists, tuples
+and dicts of Tensors (Paddle's nest structures): they cross the binding flat (jit/flatten.py),
+and captured branches must agree on the structure.
 """
 from ... import _C
+from ...jit.flatten import flatten, structure_key, unflatten
 
 
 def _tensor(x, op, arg):
@@ -16,30 +19,87 @@ def _tensor(x, op, arg):
     raise TypeError(f"{op}: argument '{arg}' expected a Tensor, got {type(x).__name__}")
 
 
+def _check_callable(fn, op, arg, optional=True):
+    if (fn is None and optional) or callable(fn):
+        return
+    raise TypeError(f"{op}: argument '{arg}' expected a callable{' or None' if optional else ''}, "
+                    f"got {type(fn).__name__}")
+
+
+class _Results:
+    """The structure of what the branches return: the first branch that runs sets it, the others
+    (captured, every branch runs) must match it."""
+
+    def __init__(self, op):
+        self.op = op
+        self.first = None  # (arg, structure)
+
+    def branch(self, fn, arg):
+        if fn is None:
+            fn = _none
+
+        def run():
+            tensors = []
+            structure = flatten(fn(), tensors)
+            if self.first is None:
+                self.first = (arg, structure)
+            elif structure_key(structure) != structure_key(self.first[1]):
+                raise ValueError(f"{self.op}: argument '{arg}' expected a result of the structure "
+                                 f"{self.first[0]} returned ({self.first[1]!r}), got {structure!r}")
+            return tensors
+
+        return run
+
+    def build(self, tensors):
+        return unflatten(self.first[1], tensors)
+
+
+def _none():
+    return None
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     """Returns true_fn() if the bool scalar `pred` is true, else false_fn(). A function may return
-    a Tensor, a list or tuple of Tensors, or None (a missing function returns None). Captured,
-    both functions must return as many tensors of the same dtypes."""
-    for fn, arg in ((true_fn, "true_fn"), (false_fn, "false_fn")):
-        if fn is not None and not callable(fn):
-            raise TypeError(f"cond: argument '{arg}' expected a callable or None, got "
-                            f"{type(fn).__name__}")
-    return _C.jit.cond(_tensor(pred, "cond", "pred"), true_fn, false_fn)
+    a Tensor, nested lists/tuples/dicts of Tensors, or None (a missing function returns None).
+    Captured, both functions must return the same structure with tensors of the same dtypes."""
+    _check_callable(true_fn, "cond", "true_fn")
+    _check_callable(false_fn, "cond", "false_fn")
+    results = _Results("cond")
+    out = _C.jit.cond(_tensor(pred, "cond", "pred"), results.branch(true_fn, "true_fn"),
+                      results.branch(false_fn, "false_fn"))
+    return results.build(out)
 
 
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
     """Repeats loop_vars = body(*loop_vars) while cond(*loop_vars) (a bool scalar Tensor) is true
-    and returns the final loop_vars as a list. body must keep their number and dtypes."""
+    and returns the final loop_vars as a list. body must keep their structure, number and
+    dtypes (a single loop var may be returned bare)."""
+    _check_callable(cond, "while_loop", "cond", optional=False)
+    _check_callable(body, "while_loop", "body", optional=False)
     if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
-        raise ValueError(f"while_loop: argument 'loop_vars' expected a non-empty list or tuple of "
-                         f"Tensors, got {loop_vars!r}")
-    vars_ = [_tensor(v, "while_loop", f"loop_vars[{i}]") for i, v in enumerate(loop_vars)]
+        raise ValueError(f"while_loop: argument 'loop_vars' expected a non-empty list or tuple, "
+                         f"got {loop_vars!r}")
+    flat = []
+    structure = flatten(list(loop_vars), flat)
+    if not flat:
+        raise TypeError("while_loop: argument 'loop_vars' expected Tensors, got none")
+    key = structure_key(structure)
 
-    def body_list(*args):
-        r = body(*args)
-        return [r] if isinstance(r, _C.Tensor) else r
+    def cond_flat(*ts):
+        return cond(*unflatten(structure, list(ts)))
 
-    return _C.jit.while_loop(cond, body_list, vars_)
+    def body_flat(*ts):
+        r = body(*unflatten(structure, list(ts)))
+        if len(loop_vars) == 1 and not isinstance(r, (list, tuple)):
+            r = [r]
+        tensors = []
+        got = flatten(list(r) if isinstance(r, tuple) else r, tensors)
+        if structure_key(got) != key:
+            raise ValueError(f"while_loop: argument 'body' expected to return loop vars of the "
+                             f"structure of loop_vars ({structure!r}), got {got!r}")
+        return tensors
+
+    return unflatten(structure, _C.jit.while_loop(cond_flat, body_flat, flat))
 
 
 def switch_case(branch_index, branch_fns, default=None, name=None):
@@ -66,11 +126,10 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
         if not isinstance(k, int) or isinstance(k, bool):
             raise TypeError(f"switch_case: argument 'branch_fns' expected int indices, got "
                             f"{type(k).__name__}")
-        if not callable(fn):
-            raise TypeError(f"switch_case: argument 'branch_fns' expected a callable for index "
-                            f"{k}, got {type(fn).__name__}")
-    if default is not None and not callable(default):
-        raise TypeError(f"switch_case: argument 'default' expected a callable or None, got "
-                        f"{type(default).__name__}")
+        _check_callable(fn, "switch_case", f"branch_fns[{k}]", optional=False)
+    _check_callable(default, "switch_case", "default")
+    results = _Results("switch_case")
+    flat_pairs = [(k, results.branch(fn, f"branch_fns[{k}]")) for k, fn in pairs]
+    flat_default = results.branch(default, "default") if default is not None else None
     index = _tensor(branch_index, "switch_case", "branch_index")
-    return _C.jit.switch_case(index, pairs, default)
+    return results.build(_C.jit.switch_case(index, flat_pairs, flat_default))
