@@ -4,8 +4,11 @@
 
 namespace skiff::autograd {
 
-CustomFunctionNode::CustomFunctionNode(std::string name, CustomBackward backward)
-    : name_(std::move(name)), backward_(std::move(backward)) {}
+CustomFunctionNode::CustomFunctionNode(std::string name, CustomBackward backward,
+                                       bool handles_undefined)
+    : name_(std::move(name)),
+      backward_(std::move(backward)),
+      handles_undefined_(handles_undefined) {}
 
 std::vector<Tensor> CustomFunctionNode::apply(std::vector<Tensor>& grads) {
   SKIFF_ENFORCE(!released_, kPrecondition, name_, "saved state",

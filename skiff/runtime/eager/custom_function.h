@@ -49,8 +49,11 @@ using CustomBackward = std::function<std::vector<Tensor>(const std::vector<Tenso
 /// per forward input, each with that input's shape (dtype is cast to the input's).
 class CustomFunctionNode final : public GradNode {
  public:
-  CustomFunctionNode(std::string name, CustomBackward backward);
+  /// With `handles_undefined`, backward receives undefined tensors for outputs no gradient
+  /// reached (instead of zeros: the zeros of a dynamic shape cannot be made while capturing).
+  CustomFunctionNode(std::string name, CustomBackward backward, bool handles_undefined = false);
   std::string name() const override { return name_; }
+  bool handles_undefined_grads() const override { return handles_undefined_; }
   std::vector<Tensor> apply(std::vector<Tensor>& grads) override;
   void release_saved() override;
 
@@ -66,6 +69,7 @@ class CustomFunctionNode final : public GradNode {
   CustomBackward backward_;
   std::vector<SavedTensor> saved_;
   bool released_ = false;
+  bool handles_undefined_ = false;
 };
 
 /// Links `node` into the graph when grad mode is on and an input requires grad (else returns

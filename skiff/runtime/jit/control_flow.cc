@@ -319,16 +319,21 @@ Tensor int64_scalar(int64_t v) { return full({}, v, DType::kInt64); }
 // cf.while running the counter down: it gathers the state of iteration j, replays the body on it
 // (as fresh leaves) and applies the eager VJP rules (autograd::grad with stop_at_inputs) to carry
 // the loop vars' gradients one iteration back and add the free variables' gradients to
-// accumulators. O(trip count) memory, one body replay per iteration. The backward loop itself is
-// not differentiable again (a clear error).
+// accumulators. O(trip count) memory, one body replay per iteration. The grad node covers the
+// histories too (a gradient reaching a history adds to that iteration's state gradient), and the
+// backward loop is built by captured_while itself, so it is differentiable the same way: second
+// and higher orders. A loop recorded with history (the `loop_vars` attribute) is replayed with
+// history, because its backward loop, recorded after it, reads the counter and the histories.
 struct WhileBackward {
   RecipePtr body;
   std::vector<Tensor> vars, free, inputs;
   Tensor trips;
-  std::vector<Tensor> history;
+  std::vector<Tensor> history;  // set from the node's saved tensors for one backward
 
+  // `grads`: one per loop var, then one per history (undefined where none arrived).
   std::vector<Tensor> operator()(const std::vector<Tensor>& grads) const {
     refuse_random(*body, "while_loop", "a loop body");
+    const size_t m = vars.size();
     std::vector<size_t> dv;  // differentiable loop vars
     for (size_t k = 0; k < vars.size(); ++k) {
       if (is_floating(vars[k].dtype())) dv.push_back(k);
@@ -340,15 +345,16 @@ struct WhileBackward {
     std::vector<Tensor> init{subtract(trips, int64_scalar(1))};
     for (size_t k : dv) init.push_back(grads[k].defined() ? grads[k] : zeros_like(vars[k]));
     for (const Tensor& f : fx) init.push_back(zeros_like(f));
-    detail::LoopStep step = [this, dv, fx](const std::vector<Tensor>& v) {
-      std::vector<Tensor> next = back_step(v, dv, fx);
+    std::vector<Tensor> grad_history(m);  // a gradient of history k adds to state k's
+    for (size_t k = 0; k < m && m + k < grads.size(); ++k) grad_history[k] = grads[m + k];
+    detail::LoopStep step = [this, dv, fx, grad_history](const std::vector<Tensor>& v) {
+      std::vector<Tensor> next = back_step(v, dv, fx, grad_history);
       return std::make_pair(greater_equal(next[0], int64_scalar(0)), next);
     };
-    std::vector<Tensor> r;
-    {
-      autograd::GradModeGuard off(false);
-      r = capture_while_op(greater_equal(init[0], int64_scalar(0)), step, init).results;
-    }
+    // A while_loop itself: when this backward is recorded (create_graph), it is differentiable
+    // the same way, which gives second order.
+    std::vector<Tensor> r =
+        detail::captured_while(greater_equal(init[0], int64_scalar(0)), step, init);
     std::vector<Tensor> result(inputs.size());
     auto add_to = [&](const Tensor& input, const Tensor& g) {
       Tensor& slot = result[index_of(inputs, input)];
@@ -356,19 +362,13 @@ struct WhileBackward {
     };
     for (size_t j = 0; j < dv.size(); ++j) add_to(vars[dv[j]], r[1 + j]);
     for (size_t i = 0; i < fx.size(); ++i) add_to(fx[i], r[1 + dv.size() + i]);
-    if (autograd::grad_enabled()) {
-      std::vector<Tensor> from = grads;
-      add_unique(from, inputs);
-      refuse_grad(from, result,
-                  "first-order gradients (higher orders through a captured while_loop are not "
-                  "implemented)");
-    }
     return result;
   }
 
   // One backward iteration: v = (j, grads of the differentiable loop vars, accumulators).
   std::vector<Tensor> back_step(const std::vector<Tensor>& v, const std::vector<size_t>& dv,
-                                const std::vector<Tensor>& fx) const {
+                                const std::vector<Tensor>& fx,
+                                const std::vector<Tensor>& grad_history) const {
     autograd::GradModeGuard recording(true);
     const Tensor at = reshape(v[0], {1});
     std::vector<Tensor> state(vars.size()), xs;
@@ -394,7 +394,11 @@ struct WhileBackward {
     }
     std::vector<Tensor> next{subtract(v[0], int64_scalar(1))};
     for (size_t j = 0; j < dv.size(); ++j) {
-      next.push_back(g[j].defined() ? g[j] : zeros_like(state[dv[j]]));
+      Tensor gj = g[j].defined() ? g[j] : zeros_like(state[dv[j]]);
+      if (const Tensor& gh = grad_history[dv[j]]; gh.defined()) {
+        gj = add(gj, reshape(gather(gh, at, 0), vars[dv[j]].shape()));
+      }
+      next.push_back(gj);
     }
     for (size_t i = 0; i < fx.size(); ++i) {
       const Tensor& acc = v[1 + dv.size() + i];
@@ -406,9 +410,11 @@ struct WhileBackward {
 };
 
 // The loop again, carrying a trip counter and the history of every loop var (see the note).
+// `history`, when given, receives the trip counter and the histories.
 std::vector<Tensor> differentiable_while(const Tensor& first_cond, const RecipePtr& body,
                                          const std::vector<Tensor>& vars,
-                                         const std::vector<Tensor>& free) {
+                                         const std::vector<Tensor>& free,
+                                         std::vector<Tensor>* history) {
   const size_t m = vars.size();
   std::vector<Tensor> aug = vars;
   aug.push_back(int64_scalar(0));
@@ -430,7 +436,11 @@ std::vector<Tensor> differentiable_while(const Tensor& first_cond, const RecipeP
     autograd::GradModeGuard off(false);
     w = capture_while_op(first_cond, step, aug, static_cast<int64_t>(m));
   }
+  // The node's outputs: the loop vars, then their histories (the backward of a backward
+  // reaches the forward through them). The histories are saved on the node, which re-attaches
+  // them on use, so node -> closure -> history -> node is no reference cycle.
   std::vector<Tensor> outputs(w.results.begin(), w.results.begin() + m);
+  outputs.insert(outputs.end(), w.results.begin() + m + 1, w.results.end());
   auto back = std::make_shared<WhileBackward>();
   back->body = body;
   back->vars = vars;
@@ -438,12 +448,26 @@ std::vector<Tensor> differentiable_while(const Tensor& first_cond, const RecipeP
   back->inputs = vars;
   add_unique(back->inputs, free);
   back->trips = w.results[m];
-  back->history.assign(w.results.begin() + m + 1, w.results.end());
+  auto self = std::make_shared<std::weak_ptr<autograd::CustomFunctionNode>>();
   auto node = std::make_shared<autograd::CustomFunctionNode>(
-      "while_loop", [back](const std::vector<Tensor>& grads) { return (*back)(grads); });
+      "while_loop",
+      [back, self](const std::vector<Tensor>& grads) {
+        WhileBackward b = *back;
+        b.history = self->lock()->saved_tensors();
+        return b(grads);
+      },
+      /*handles_undefined=*/true);
+  *self = node;
   std::vector<bool> non_differentiable;
   for (const Tensor& t : outputs) non_differentiable.push_back(!is_floating(t.dtype()));
-  autograd::apply_custom_function(back->inputs, outputs, node, non_differentiable);
+  if (autograd::apply_custom_function(back->inputs, outputs, node, non_differentiable)) {
+    node->save(std::vector<Tensor>(outputs.begin() + m, outputs.end()), outputs);
+  }
+  if (history) {
+    history->assign({w.results[m]});
+    history->insert(history->end(), outputs.begin() + m, outputs.end());
+  }
+  outputs.resize(m);
   return outputs;
 }
 
@@ -460,13 +484,13 @@ std::vector<Tensor> cond(const Tensor& pred, const Branch& then_fn, const Branch
 namespace detail {
 
 std::vector<Tensor> captured_while(const Tensor& first_cond, const LoopStep& step,
-                                   const std::vector<Tensor>& vars) {
+                                   const std::vector<Tensor>& vars, std::vector<Tensor>* history) {
   check_pred("while_loop", "cond", first_cond);
   CapturedWhile w = capture_while_op(first_cond, step, vars);
   const std::vector<Tensor> free = tensors_of(w.free);
-  if (!autograd::grad_enabled() || !(any_requires_grad(vars) || any_requires_grad(free))) {
-    return w.results;
-  }
+  const bool differentiable =
+      autograd::grad_enabled() && (any_requires_grad(vars) || any_requires_grad(free));
+  if (!differentiable && history == nullptr) return w.results;
   bool static_shapes = true;
   for (size_t k = 0; k < vars.size(); ++k) {
     static_shapes = static_shapes && w.results[k].dims() == vars[k].dims();
@@ -485,7 +509,7 @@ std::vector<Tensor> captured_while(const Tensor& first_cond, const LoopStep& ste
   RecipePtr body = record_region(w.op->region(0).front(), w.free);
   w.results.clear();
   w.op->erase();
-  return differentiable_while(first_cond, body, vars, free);
+  return differentiable_while(first_cond, body, vars, free, history);
 }
 
 }  // namespace detail

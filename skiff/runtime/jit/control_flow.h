@@ -50,9 +50,11 @@ namespace detail {
 /// One loop iteration: the condition on the next loop vars, and those vars.
 using LoopStep = std::function<std::pair<Tensor, std::vector<Tensor>>(const std::vector<Tensor>&)>;
 /// A while_loop being captured, from its first condition and a step (while_loop and the replay
-/// of recorded regions build on it).
+/// of recorded regions build on it). With `history`, the loop carries its trip counter and the
+/// history of its vars (as a differentiable loop does) and `history` receives them.
 std::vector<Tensor> captured_while(const Tensor& first_cond, const LoopStep& step,
-                                   const std::vector<Tensor>& vars);
+                                   const std::vector<Tensor>& vars,
+                                   std::vector<Tensor>* history = nullptr);
 }  // namespace detail
 
 }  // namespace skiff::jit

@@ -163,9 +163,8 @@ void run_step(const RegionRecipe::Step& s, Env& env) {
       return;
     }
     case StepKind::kWhile: {
-      // A loop that carried history for its backward is replayed as the user's loop (which
-      // carries its own history when differentiated); the history vars get their initial
-      // values, so the ops that extend them are dead code.
+      // A loop that carried history for its backward is replayed from the user's loop vars
+      // (the body's extra history vars get their initial values: dead code).
       const size_t n = s.in.size() - 1;
       const size_t m = s.loop_vars >= 0 ? static_cast<size_t>(s.loop_vars) : n;
       std::vector<Tensor> inits, extras;
@@ -178,8 +177,13 @@ void run_step(const RegionRecipe::Step& s, Env& env) {
         std::vector<Tensor> y = run_nested(body, around, args);
         return std::make_pair(y[0], std::vector<Tensor>(y.begin() + 1, y.begin() + 1 + m));
       };
-      std::vector<Tensor> out = detail::captured_while(env[s.in[0]][0], step, inits);
+      // A recorded loop with history is replayed with history: ops after it (its backward loop)
+      // read the counter and the histories.
+      std::vector<Tensor> history;
+      std::vector<Tensor> out = detail::captured_while(env[s.in[0]][0], step, inits,
+                                                       s.loop_vars >= 0 ? &history : nullptr);
       for (size_t j = 0; j < m; ++j) env[s.out[j]] = {out[j]};
+      for (size_t j = 0; j < history.size(); ++j) env[s.out[m + j]] = {history[j]};
       return;
     }
     case StepKind::kYield:
