@@ -3,21 +3,16 @@
 #include <string>
 
 #include "skiff/base/error.h"
-#include "skiff/ir/core/asm.h"
 #include "skiff/ir/dialects/cf.h"
 #include "skiff/ops/generated/api.h"
-#include "skiff/ops/ir/convert.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/custom_function.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/jit/capture.h"
 #include "skiff/runtime/jit/region_replay.h"
-#include "skiff/runtime/jit/symbolic_tensor.h"
 
 namespace skiff::jit {
-
-namespace br = ops::ir_bridge;
 
 namespace {
 
@@ -105,14 +100,6 @@ bool any_requires_grad(const std::vector<Tensor>& ts) {
   return false;
 }
 
-// Note [Autodiff through cf.if]
-// The backward of a captured cond is a cond on the same predicate. Each backward branch replays
-// its forward branch (region_replay.h: the recorded ops, not the user's function) inside the
-// backward region with grad mode on, and applies the eager VJP rules with respect to the free
-// variables, treated as independent inputs (stop_at_inputs: a free variable computed from
-// another one does not pass its gradient on inside the branch; the outer graph does that). Since
-// the backward is built by cond() itself, it records the same kind of node when differentiated
-// again: higher orders need no more code.
 // The backward replays the region: a random op there would draw other values than the forward.
 void refuse_random(const RegionRecipe& r, const char* op, const char* where) {
   const std::string& random = random_op_in(r);
@@ -123,6 +110,14 @@ void refuse_random(const RegionRecipe& r, const char* op, const char* where) {
                 str(where, " calling ", random));
 }
 
+// Note [Autodiff through cf.if]
+// The backward of a captured cond is a cond on the same predicate. Each backward branch replays
+// its forward branch (region_replay.h: the recorded ops, not the user's function) inside the
+// backward region with grad mode on, and applies the eager VJP rules with respect to the free
+// variables, treated as independent inputs (stop_at_inputs: a free variable computed from
+// another one does not pass its gradient on inside the branch; the outer graph does that). Since
+// the backward is built by cond() itself, it records the same kind of node when differentiated
+// again: higher orders need no more code.
 std::vector<Tensor> branch_vjp(const RecipePtr& branch, const std::vector<Tensor>& xs,
                                const std::vector<Tensor>& grads) {
   refuse_random(*branch, "cond", "a branch");
