@@ -225,3 +225,36 @@ def test_nested_structures_cross_cond_and_while_loop():
         for got, want in zip(g(_t(values)), f(_t(values))):
             np.testing.assert_allclose(got.numpy(), want.numpy())
     assert g.num_captures == 1
+
+
+def test_second_order_through_cond_and_while_loop_in_a_static_program():
+    from skiff import static
+
+    def loss(x, n):
+        y = static.nn.cond(x.sum() > 0, lambda: x * x * x, lambda: x.exp())
+        i = paddle.zeros([1], dtype="int64")
+        _, s = static.nn.while_loop(lambda i, s: i < n, lambda i, s: [i + 1, s.sin() * x], [i, y])
+        return s.sum()
+
+    paddle.enable_static()
+    try:
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            x = static.data("x", [3], "float64")
+            x.stop_gradient = False
+            n = static.data("n", [1], "int64")
+            (g1,) = static.gradients([loss(x, n)], [x])
+            (g2,) = static.gradients([(g1 * g1).sum()], [x])
+        exe = static.Executor()
+        exe.run(startup)
+        feeds = [(np.array([0.5, 1.0, 1.5]), 2), (np.array([-0.5, 0.2, -1.0]), 3)]
+        got = [exe.run(main, feed={"x": xv, "n": np.array([k], dtype="int64")},
+                       fetch_list=[g1, g2]) for xv, k in feeds]
+    finally:
+        paddle.disable_static()
+    for (xv, k), (s1, s2) in zip(feeds, got):
+        xe = _t(xv, stop_gradient=False)
+        (e1,) = paddle.grad(loss(xe, paddle.to_tensor([k], dtype="int64")), [xe], create_graph=True)
+        (e2,) = paddle.grad((e1 * e1).sum(), [xe])
+        np.testing.assert_allclose(s1, e1.numpy(), rtol=1e-10)
+        np.testing.assert_allclose(s2, e2.numpy(), rtol=1e-10)
