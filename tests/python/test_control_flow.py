@@ -258,3 +258,20 @@ def test_second_order_through_cond_and_while_loop_in_a_static_program():
         (e2,) = paddle.grad((e1 * e1).sum(), [xe])
         np.testing.assert_allclose(s1, e1.numpy(), rtol=1e-10)
         np.testing.assert_allclose(s2, e2.numpy(), rtol=1e-10)
+
+
+def test_an_error_in_a_branch_propagates_and_leaves_no_partial_op():
+    def boom():
+        raise KeyError("boom")
+
+    @paddle.jit.to_static
+    def f(x):
+        try:
+            snn.cond(x.sum() > 0, boom, lambda: x)
+        except KeyError:
+            pass  # the half-built cf.if is gone: the program stays valid
+        return snn.cond(x.sum() > 0, lambda: x * 2.0, lambda: x)
+
+    np.testing.assert_allclose(f(_t([1.0, 2.0])).numpy(), [2.0, 4.0])
+    assert str(f.concrete_program.main_program).count("cf.if") == 1
+    assert not paddle._C.jit.is_capturing()
