@@ -666,5 +666,32 @@ TEST(ControlFlowErrors, RandomOpsInADifferentiatedBranch) {
       << w;
 }
 
+// A condition whose size is known only at run time is checked when the cf op runs.
+TEST(ControlFlowErrors, ConditionOfTheWrongSizeAtRunTime) {
+  jit::CapturedProgram p = jit::parse_program(R"(builtin.module {
+  %x = op.data {dtype = f64, name = "x", shape = [2]} : () -> tensor<2xf64>
+  %c = op.data {dtype = bool, name = "c", shape = [-1]} : () -> tensor<?xbool>
+  %r = cf.if(%c) : (tensor<?xbool>) -> tensor<2xf64> {
+    %e = op.exp(%x) : (tensor<2xf64>) -> tensor<2xf64>
+    cf.yield(%e) : (tensor<2xf64>) -> ()
+  } {
+    cf.yield(%x) : (tensor<2xf64>) -> ()
+  }
+  builtin.shadow_output(%r) {name = "r"} : (tensor<2xf64>) -> ()
+})",
+                                              {});
+  executor::Executor exec(p);
+  const DenseTensor x = make_tensor(Dims{2}, DType::kFloat64, {0, 1});
+  EXPECT_EQ(to_doubles(exec.run({x, make_tensor(Dims{1}, DType::kBool, {1})})[0]),
+            (std::vector<double>{1, std::exp(1.0)}));
+  const std::string e = error_of([&] {
+    exec.run({x, make_tensor(Dims{3}, DType::kBool, {1, 0, 1})});
+  });
+  EXPECT_NE(e.find("executor: argument 'cf.if' expected a bool condition with one element, got "
+                   "bool [3]"),
+            std::string::npos)
+      << e;
+}
+
 }  // namespace
 }  // namespace skiff::testing
