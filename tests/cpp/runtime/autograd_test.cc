@@ -213,5 +213,22 @@ TEST(GradcheckTest, MultiplyAndCastPass) {
   EXPECT_EQ(gradgradcheck(fn, {a, b}), "");
 }
 
+// stop_at_inputs: partial derivatives, each input independent of the others (autodiff through
+// cf.if uses it for a branch's free variables).
+TEST(AutogradTest, GradStopAtInputsGivesPartialDerivatives) {
+  Tensor x = tensor64({2}, {1, 2}, true);
+  Tensor y = scale(x, 3.0);  // y depends on x
+  Tensor z = sum(multiply(x, y));
+  autograd::GradOptions total;
+  total.retain_graph = true;
+  std::vector<Tensor> t = grad({z}, {x, y}, {}, total);
+  EXPECT_EQ(to_doubles(t[0].dense()), (std::vector<double>{6, 12}));  // through y too: 6x
+  autograd::GradOptions partial;
+  partial.stop_at_inputs = true;
+  std::vector<Tensor> p = grad({z}, {x, y}, {}, partial);
+  EXPECT_EQ(to_doubles(p[0].dense()), (std::vector<double>{3, 6}));  // dz/dx with y fixed: y
+  EXPECT_EQ(to_doubles(p[1].dense()), (std::vector<double>{1, 2}));  // dz/dy: x
+}
+
 }  // namespace
 }  // namespace skiff::testing
