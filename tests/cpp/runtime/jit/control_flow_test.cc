@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "op_test_util.h"
+#include "skiff/core/generator.h"
 #include "skiff/ir/core/asm.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ops/generated/api.h"
@@ -191,8 +192,12 @@ TEST(Executor, ParallelMatchesSequentialWithControlFlow) {
     Tensors outs;
     for (int b = 0; b < 4; ++b) {
       Tensor t = scale(in[0], 0.5 * (b + 1));
+      // Random ops inside a branch and between cf ops: the generator is consumed in program
+      // order in both modes.
       outs.push_back(jit::cond(
-          positive(t), [&] { return Tensors{tanh(t)}; }, [&] { return Tensors{exp(t)}; })[0]);
+          positive(t), [&] { return Tensors{std::get<0>(dropout(tanh(t), 0.5f))}; },
+          [&] { return Tensors{exp(t)}; })[0]);
+      outs.push_back(std::get<0>(dropout(t, 0.3f)));
       outs.push_back(power_loop({t, in[1]})[1]);
     }
     return outs;
@@ -203,7 +208,10 @@ TEST(Executor, ParallelMatchesSequentialWithControlFlow) {
   for (double sign : {1.0, -1.0}) {
     std::vector<DenseTensor> feeds = {make_tensor(Dims{3}, DType::kFloat64, {sign, 0.5, 2}),
                                       make_tensor(Dims{}, DType::kInt64, {3})};
-    std::vector<DenseTensor> a = seq.run(feeds), b = par.run(feeds);
+    default_generator(Place::cpu()).set_state({42, 0});
+    std::vector<DenseTensor> a = seq.run(feeds);
+    default_generator(Place::cpu()).set_state({42, 0});
+    std::vector<DenseTensor> b = par.run(feeds);
     ASSERT_EQ(a.size(), b.size());
     for (size_t j = 0; j < a.size(); ++j) {
       EXPECT_EQ(to_doubles(a[j]), to_doubles(b[j])) << "output " << j;
