@@ -275,3 +275,23 @@ def test_an_error_in_a_branch_propagates_and_leaves_no_partial_op():
     np.testing.assert_allclose(f(_t([1.0, 2.0])).numpy(), [2.0, 4.0])
     assert str(f.concrete_program.main_program).count("cf.if") == 1
     assert not paddle._C.jit.is_capturing()
+
+
+def test_case_runs_the_first_true_pair_or_the_default():
+    def pick(x):
+        s = x.sum()
+        return snn.case([(s > 10.0, lambda: x * 10.0), (s > 0.0, lambda: x + 1.0)],
+                        default=lambda: x * 0.0)
+
+    def last_is_default(x):
+        return snn.case([(x.sum() > 0.0, lambda: x * 2.0), (x.sum() > 100.0, lambda: x - 5.0)])
+
+    f, g = paddle.jit.to_static(pick), paddle.jit.to_static(last_is_default)
+    for values in ([5.0, 6.0], [1.0, 2.0], [-1.0, -2.0]):
+        np.testing.assert_allclose(f(_t(values)).numpy(), pick(_t(values)).numpy())
+        np.testing.assert_allclose(g(_t(values)).numpy(), last_is_default(_t(values)).numpy())
+    np.testing.assert_allclose(last_is_default(_t([-1.0, -2.0])).numpy(), [-6.0, -7.0])
+    assert f.num_captures == 1
+    with pytest.raises(TypeError, match=r"case: argument 'pred_fn_pairs\[0\]' expected a "
+                                        r"\(pred, fn\) pair"):
+        snn.case([_t([1.0])])

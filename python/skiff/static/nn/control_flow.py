@@ -133,3 +133,29 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
     flat_default = results.branch(default, "default") if default is not None else None
     index = _tensor(branch_index, "switch_case", "branch_index")
     return results.build(_C.jit.switch_case(index, flat_pairs, flat_default))
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """Runs the function of the first (pred, fn) pair whose bool scalar pred is true, else
+    `default` (when None: the function of the last pair), as nested conds."""
+    if not isinstance(pred_fn_pairs, (list, tuple)) or not pred_fn_pairs:
+        raise TypeError(f"case: argument 'pred_fn_pairs' expected a non-empty list of (pred, fn) "
+                        f"pairs, got {pred_fn_pairs!r}")
+    pairs = []
+    for i, item in enumerate(pred_fn_pairs):
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise TypeError(f"case: argument 'pred_fn_pairs[{i}]' expected a (pred, fn) pair, got "
+                            f"{item!r}")
+        _check_callable(item[1], "case", f"pred_fn_pairs[{i}]", optional=False)
+        pairs.append((_tensor(item[0], "case", f"pred_fn_pairs[{i}]"), item[1]))
+    _check_callable(default, "case", "default")
+    if default is None:
+        pairs, default = pairs[:-1], pairs[-1][1]
+
+    def chain(i):
+        if i == len(pairs):
+            return default()
+        pred, fn = pairs[i]
+        return cond(pred, fn, lambda: chain(i + 1))
+
+    return chain(0)
