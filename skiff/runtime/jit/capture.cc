@@ -293,6 +293,31 @@ void rebind_inplace(const char* op, const char* arg, const std::vector<Tensor>& 
   for (size_t i = 0; i < targets.size(); ++i) rebind_inplace(op, arg, targets[i], values[i]);
 }
 
+void remember_outputs(const std::shared_ptr<const void>& owner,
+                      const std::vector<Tensor*>& outputs) {
+  CaptureScope* scope = CaptureScope::current();
+  if (scope == nullptr) return;
+  bool dynamic = false;
+  for (const Tensor* t : outputs) {
+    for (int d = 0; t->defined() && d < t->rank(); ++d) dynamic = dynamic || t->dims()[d] < 0;
+  }
+  if (!dynamic) return;
+  std::vector<Tensor> outs;
+  for (const Tensor* t : outputs) {
+    const SymbolicTensor* s = as_symbolic(*t);
+    outs.push_back(s ? symbolic_copy(*s) : Tensor());  // no autograd state: no reference cycle
+  }
+  scope->node_outputs_[owner.get()] = {owner, std::move(outs)};
+}
+
+Tensor remembered_output(const void* node, size_t i) {
+  CaptureScope* scope = CaptureScope::current();
+  if (scope == nullptr) return Tensor();
+  auto it = scope->node_outputs_.find(node);
+  if (it == scope->node_outputs_.end() || it->second.first.lock().get() != node) return Tensor();
+  return i < it->second.second.size() ? it->second.second[i] : Tensor();
+}
+
 std::vector<Tensor> gradients(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                               const std::vector<Tensor>& grad_outputs) {
   SKIFF_ENFORCE(capturing(), kPrecondition, "gradients", "capture",

@@ -114,6 +114,11 @@ class CaptureScope {
   std::unordered_map<const TensorImpl*, ir::Value> params_;
   std::unordered_map<const TensorImpl*, ir::Value> written_;  // dense tensor -> its new value
   std::vector<Tensor> written_order_;
+  // grad node -> (the node, its symbolic outputs): see jit::remember_outputs
+  std::unordered_map<const void*, std::pair<std::weak_ptr<const void>, std::vector<Tensor>>>
+      node_outputs_;
+  friend void remember_outputs(const std::shared_ptr<const void>&, const std::vector<Tensor*>&);
+  friend Tensor remembered_output(const void*, size_t);
   CaptureScope* previous_ = nullptr;
   bool active_ = false;
 };

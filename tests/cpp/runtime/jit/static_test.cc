@@ -270,6 +270,22 @@ TEST(StaticAutodiff, DynamicBatchDimGradientsMatchEager) {
   EXPECT_EQ(f.num_captures(), 1);
 }
 
+// An output no gradient reaches (dropout's mask) gets zeros of its run-time shape, and the seed
+// of a loss with a None dim takes the loss's run-time shape.
+TEST(StaticAutodiff, DynamicDimZeroGradientsAndSeeds) {
+  jit::StaticFunction f(
+      [](const std::vector<Tensor>& in) {
+        Tensor x = in[0];
+        autograd::ensure_autograd_meta(x).stop_gradient = false;
+        Tensor out = std::get<0>(dropout(x, 0.0f, false, "upscale_in_train", 0));
+        return jit::gradients({multiply(out, out)}, {x});  // seed: ones of x's run-time shape
+      },
+      {{{-1, 3}, DType::kFloat32, "x"}});
+  Tensor x(make_tensor(Dims{2, 3}, DType::kFloat32, {1, 2, 3, 4, 5, 6}));
+  std::vector<Tensor> g = f({x});
+  EXPECT_EQ(to_doubles(g[0].dense()), (std::vector<double>{2, 4, 6, 8, 10, 12}));
+}
+
 // A captured training step is ordinary IR: printed and parsed back, it runs to the same values
 // (the basis of saving programs).
 TEST(StaticCapture, CapturedProgramRoundTripsThroughText) {
