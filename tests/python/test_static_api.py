@@ -108,6 +108,34 @@ def test_dynamic_batch_dim_trains_like_dygraph(kind):
     np.testing.assert_allclose(static_losses, _dygraph_losses(kind, 4), rtol=1e-6)
 
 
+def test_classifier_with_none_batch_dropout_cross_entropy(static_mode):
+    paddle.seed(5)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        x = static.data("x", [None, 8], "float32")
+        label = static.data("label", [None, 1], "int64")
+        net = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Dropout(0.1), nn.Linear(32, 3))
+        logits = net(x)
+        loss = F.cross_entropy(logits, label)
+        pred = paddle.argmax(logits, axis=1)
+        scheduler = paddle.optimizer.lr.CosineAnnealingDecay(0.01, 10)
+        paddle.optimizer.AdamW(scheduler, grad_clip=nn.ClipGradByGlobalNorm(1.0)).minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    rs = np.random.RandomState(0)
+    xs = rs.randn(64, 8).astype(np.float32)
+    ys = xs[:, :3].argmax(1).reshape(-1, 1).astype(np.int64)
+    losses = []
+    for _ in range(30):
+        value, p = exe.run(main, feed={"x": xs, "label": ys}, fetch_list=[loss, pred])
+        losses.append(float(value))
+        scheduler.step()
+    assert losses[-1] < 0.6 * losses[0]
+    assert (p == ys[:, 0]).mean() > 0.8
+    (small,) = exe.run(main, feed={"x": xs[:10], "label": ys[:10]}, fetch_list=[loss])
+    assert np.isfinite(small)
+
+
 def test_lr_scheduler_is_read_each_run():
     paddle.enable_static()
     try:
