@@ -142,13 +142,13 @@ void bind_jit(py::module_& m) {
       .def(
           "snapshot",
           [](PyCapture& s, py::handle fetch, const std::vector<std::string>& names,
-             bool with_updates, py::handle max_ops) {
+             bool with_updates, py::handle max_ops, bool for_test) {
             return PyProgram{std::make_shared<CapturedProgram>(scope_of(s).snapshot(
                 any_tensors(fetch, "Capture.snapshot", "fetch"), names, with_updates,
-                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>()))};
+                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>(), for_test))};
           },
           py::arg("fetch"), py::arg("names"), py::arg("with_updates") = true,
-          py::arg("max_ops") = py::none(),
+          py::arg("max_ops") = py::none(), py::arg("for_test") = false,
           "A finished copy of the program so far with `fetch` as extra outputs (the capture "
           "goes on)")
       .def(

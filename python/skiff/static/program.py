@@ -60,7 +60,9 @@ class Program:
 
     def clone(self, for_test=False):
         """A copy of the program as it is now; ops appended to this program later are not in
-        it. for_test drops the parameter updates (the optimizer step), as Paddle's test clone."""
+        it. for_test drops the parameter updates (the optimizer step) and runs dropout in
+        inference mode, as Paddle's test clone. (Layers whose mode is decided in Python, such
+        as BatchNorm, follow layer.eval() at build time.)"""
         source = self._source or self
         c = Program.__new__(Program)
         c.__dict__.update(self.__dict__)
@@ -91,7 +93,7 @@ class Program:
     def _snapshot(self, fetch, names):
         if self._source is not None:
             return self._source._capture.snapshot(fetch, names, not self._for_test,
-                                                  self._max_ops)
+                                                  self._max_ops, self._for_test)
         return self._capture.snapshot(fetch, names)
 
     def _find_var(self, name, what):

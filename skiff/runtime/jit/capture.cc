@@ -166,7 +166,7 @@ size_t CaptureScope::num_ops() const {
 
 CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
                                        const std::vector<std::string>& names, bool with_updates,
-                                       size_t max_ops) const {
+                                       size_t max_ops, bool for_test) const {
   SKIFF_ENFORCE(program_ != nullptr, kPrecondition, "capture", "snapshot", "an unfinished capture",
                 "a finished one");
   SKIFF_ENFORCE(fetch.size() == names.size(), kInvalidArgument, "capture", "names",
@@ -181,7 +181,10 @@ CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
     const bool param = op->name() == ir::ParameterOp::kName;
     if (!param && kept == max_ops) continue;
     kept += !param;
-    b.clone(op, map);
+    ir::Operation* copy = b.clone(op, map);
+    if (for_test && copy->name() == "op.dropout") {
+      copy->set_attr("is_test", ir::BoolAttr::get(ctx_.get(), true));
+    }
   }
   for (size_t i = 0; i < fetch.size(); ++i) {
     const SymbolicTensor* s = as_symbolic(fetch[i]);

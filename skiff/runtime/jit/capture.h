@@ -98,9 +98,11 @@ class CaptureScope {
   /// are not parameters (all by default; a Program.clone taken earlier keeps fewer), the
   /// symbolic tensors `fetch` as extra outputs named `names`, and, with `with_updates`, the
   /// parameter updates whose values lie in the copy. A fetched tensor of another program, or
-  /// one made after the first `max_ops` ops, is an error naming `names[i]`.
+  /// one made after the first `max_ops` ops, is an error naming `names[i]`. `for_test` switches
+  /// dropout to inference (Paddle's Program.clone(for_test=True)).
   CapturedProgram snapshot(const std::vector<Tensor>& fetch, const std::vector<std::string>& names,
-                           bool with_updates = true, size_t max_ops = SIZE_MAX) const;
+                           bool with_updates = true, size_t max_ops = SIZE_MAX,
+                           bool for_test = false) const;
   /// True when `t` is a symbolic tensor of this program.
   bool owns(const Tensor& t) const;
   /// Number of ops so far that are not parameters (the `max_ops` of snapshot).
