@@ -329,6 +329,44 @@ def test_clone_for_test_does_not_train(static_mode):
             pass
 
 
+def test_batch_norm_running_stats_under_none_batch_match_dygraph():
+    xs = np.random.RandomState(1).randn(6, 3, 4, 4).astype(np.float32)
+    paddle.enable_static()
+    try:
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            x = static.data("x", [None, 3, 4, 4], "float32")
+            bn = nn.BatchNorm2D(3)
+            y = bn(x)
+        exe = static.Executor()
+        exe.run(startup)
+        for _ in range(2):
+            (out,) = exe.run(main, feed={"x": xs}, fetch_list=[y])
+        static_stats = bn._mean.numpy().copy(), bn._variance.numpy().copy()
+    finally:
+        paddle.disable_static()
+    eager = nn.BatchNorm2D(3)
+    for _ in range(2):
+        want = eager(paddle.to_tensor(xs))
+    np.testing.assert_allclose(out, want.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(static_stats[0], eager._mean.numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(static_stats[1], eager._variance.numpy(), rtol=1e-6)
+
+
+def test_clone_for_test_runs_dropout_in_inference(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        x = static.data("x", [2, 1000], "float32")
+        y = F.dropout(x, p=0.5)
+    test_program = main.clone(for_test=True)
+    exe = static.Executor()
+    ones = np.ones([2, 1000], np.float32)
+    (train,) = exe.run(main, feed={"x": ones}, fetch_list=[y])
+    (test,) = exe.run(test_program, feed={"x": ones}, fetch_list=[y])
+    assert 0.3 < (train == 0).mean() < 0.7
+    np.testing.assert_array_equal(test, ones)
+
+
 def test_static_nn_fc(static_mode):
     paddle.seed(1)
     main, startup = static.Program(), static.Program()
