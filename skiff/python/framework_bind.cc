@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "skiff/core/allocator.h"
 #include "skiff/core/generator.h"
 #include "skiff/ops/dispatch.h"
 #include "skiff/python/bind.h"
@@ -10,6 +11,25 @@
 namespace skiff::python {
 
 void bind_framework(py::module_& m) {
+  m.def(
+      "memory_stats",
+      [](py::handle place) {
+        const AllocatorStats s = allocator_for(place_arg(place, "memory_stats", "place"))->stats();
+        py::dict d;
+        d["allocated_bytes"] = s.allocated_bytes;
+        d["peak_allocated_bytes"] = s.peak_allocated_bytes;
+        d["reserved_bytes"] = s.reserved_bytes;
+        d["peak_reserved_bytes"] = s.peak_reserved_bytes;
+        d["num_allocs"] = s.num_allocs;
+        return d;
+      },
+      py::arg("place") = py::none(), "The caching allocator's counters for a place");
+  m.def(
+      "reset_peak_memory_stats",
+      [](py::handle place) {
+        allocator_for(place_arg(place, "reset_peak_memory_stats", "place"))->reset_peak_stats();
+      },
+      py::arg("place") = py::none());
   py::enum_<DType> dtype(m, "dtype", "Element type of a Tensor (skiff.float32, ...)");
   for (int i = 0; i < kNumDTypes; ++i) {
     const auto d = static_cast<DType>(i);

@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/passes/pass.h"
@@ -49,6 +50,11 @@ jit::CaptureScope& scope_of(PyCapture& c) {
                 "a finished one");
   return *s;
 }
+
+// `with _C.jit.suspend():` (explicit enter/exit: Python may keep the object alive longer).
+struct Suspend {
+  std::optional<jit::CaptureSuspension> on;
+};
 
 py::list tensors_or_none(std::vector<Tensor> ts) {
   py::list out;
@@ -160,6 +166,7 @@ void bind_jit(py::module_& m) {
           py::arg("tensor"))
       .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
+      .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {
         auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
         s.s.reset();
@@ -235,6 +242,11 @@ void bind_jit(py::module_& m) {
       });
 
   m.def("is_capturing", &jit::capturing, "True while a capture is active on this thread");
+  // `with _C.jit.suspend():` runs ops eagerly inside a capture.
+  py::class_<Suspend>(m, "suspend")
+      .def(py::init<>())
+      .def("__enter__", [](Suspend& s) { s.on.emplace(); })
+      .def("__exit__", [](Suspend& s, py::args) { s.on.reset(); });
   m.def(
       "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
       py::arg("tensor"));

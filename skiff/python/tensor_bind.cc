@@ -127,7 +127,8 @@ py::object single(const Tensor& t, const char* what) {
 void clear_gradient(const Tensor& t, bool set_to_zero) {
   auto* m = autograd::autograd_meta(t);
   if (m == nullptr || !m->grad.defined()) return;
-  if (!set_to_zero) {
+  // A gradient computed inside a capture is symbolic: dropping it is what zeroing means there.
+  if (!set_to_zero || !m->grad.is_dense()) {
     m->grad = Tensor();
     return;
   }

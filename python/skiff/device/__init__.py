@@ -16,3 +16,22 @@ def get_device():
 
 def get_all_device_type():
     return ["cpu", "gpu"] if is_compiled_with_cuda() else ["cpu"]
+
+
+def memory_allocated(device=None):
+    """Bytes held by live tensors on `device` (the current one by default)."""
+    return _C.memory_stats(device)["allocated_bytes"]
+
+
+def max_memory_allocated(device=None):
+    """The peak of memory_allocated since the start or the last reset_max_memory_allocated."""
+    return _C.memory_stats(device)["peak_allocated_bytes"]
+
+
+def memory_reserved(device=None):
+    """Bytes the caching allocator holds from the device (in use or cached)."""
+    return _C.memory_stats(device)["reserved_bytes"]
+
+
+def reset_max_memory_allocated(device=None):
+    _C.reset_peak_memory_stats(device)

@@ -22,6 +22,15 @@ from . import value_guard
 from .flatten import _Slot, flatten, structure_key, unflatten
 
 _enabled = True
+_run_hooks = []  # per capture in progress: functions to call before each run of its program
+
+
+def on_every_run(fn):
+    """Inside a capture: `fn()` runs eagerly before each run of the program being captured
+    (refreshing a dense input such as the learning rate)."""
+    if not _run_hooks:
+        raise RuntimeError("on_every_run: expected a to_static capture in progress, got none")
+    _run_hooks[-1].append(fn)
 
 
 def enable_to_static(enable_to_static_bool):
@@ -64,8 +73,9 @@ class ConcreteProgram:
     outputs map onto the function's arguments and result."""
 
     def __init__(self, program, out_structure, n_out, diff_outputs, input_targets, params,
-                 grad_index, parallel):
+                 grad_index, parallel, run_hooks=()):
         self.main_program = program
+        self.run_hooks = list(run_hooks)
         self.out_structure = out_structure
         self.n_out = n_out
         self.diff_outputs = diff_outputs  # output indices that get gradients
@@ -90,6 +100,8 @@ class ConcreteProgram:
         return self._forward.measured_peak_bytes
 
     def run(self, inputs):
+        for hook in self.run_hooks:
+            hook()
         result = self._forward.run(inputs)
         outs, saved = result[:self.n_out], result[self.n_out:]
         if self.backward_program is None or not _C.is_grad_enabled():
@@ -118,6 +130,8 @@ def _capture(fn, structure, inputs, need_grad, parallel):
     tensors and `inputs` their (shape, dtype, name, stop_gradient)."""
     cap = _C.jit.Capture()
     cap.activate()
+    hooks = []
+    _run_hooks.append(hooks)
     try:
         syms = []
         for shape, dtype, name, stop_gradient in inputs:
@@ -131,7 +145,10 @@ def _capture(fn, structure, inputs, need_grad, parallel):
         for j, o in enumerate(outs):
             cap.output(o, f"out{j}")
         diff, input_targets, params, grad_index = [], [], [], []
-        if need_grad:
+        # A function that updated trainable parameters (a whole training step) already ran
+        # its backward: its results get no gradient program.
+        trains = any(not t.stop_gradient for t in cap.written)
+        if need_grad and not trains:
             input_targets = [j for j, s in enumerate(syms) if not s.stop_gradient]
             params = [p for _, p in cap.params if not p.stop_gradient]
             diff = [j for j, o in enumerate(outs) if not o.stop_gradient and _is_float(o.dtype)]
@@ -144,11 +161,12 @@ def _capture(fn, structure, inputs, need_grad, parallel):
                         cap.output(g, f"grad{m}")
                         grad_index.append(m)
     finally:
+        _run_hooks.pop()
         if cap.active:
             cap.deactivate()
     program = cap.finish()
     return ConcreteProgram(program, out_structure, len(outs), diff, input_targets, params,
-                           grad_index, parallel)
+                           grad_index, parallel, hooks)
 
 
 def _capture_specs(fn, specs, names):

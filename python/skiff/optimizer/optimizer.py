@@ -8,7 +8,7 @@ import collections
 import math
 import numbers
 
-from .. import Tensor, float32, no_grad
+from .. import _C, Tensor, float32, no_grad
 from ..nn.functional._common_ops import ops as _ops
 from ..regularizer import L1Decay, L2Decay, WeightDecayRegularizer
 from .lr import LRScheduler
@@ -196,6 +196,11 @@ class Optimizer:
 
     def step(self):
         """One update of every parameter that has a gradient (after loss.backward())."""
+        if self._static is None and _C.jit.is_capturing():
+            # Inside to_static: the update joins the captured program (skiff/jit/captured_step).
+            from ..jit.captured_step import captured_step
+            with captured_step(self):
+                return self.step()
         with no_grad():
             for group in self._param_groups:
                 params_grads = self._collect(group)

@@ -254,14 +254,16 @@ std::vector<Edge> root_edges(const std::vector<Tensor>& outputs, const char* op)
 void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs,
               bool retain_graph) {
   const auto roots = root_edges(outputs, "backward");
-  GraphTask task(retain_graph, /*create_graph=*/false);
+  // A captured graph holds symbolic tensors, nothing to free; to_static appends its own
+  // gradients to it afterwards.
+  GraphTask task(retain_graph || jit::capturing(), /*create_graph=*/false);
   task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                          const std::vector<Tensor>& grad_outputs, GradOptions options) {
   const auto roots = root_edges(outputs, "grad");
-  const bool retain = options.retain_graph.value_or(options.create_graph);
+  const bool retain = options.retain_graph.value_or(options.create_graph) || jit::capturing();
   GraphTask task(retain, options.create_graph);
   for (size_t i = 0; i < inputs.size(); ++i) {
     Edge e = gradient_edge(inputs[i]);

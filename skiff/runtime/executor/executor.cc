@@ -16,6 +16,7 @@
 #include "skiff/ir/dialects/kernel.h"
 #include "skiff/ops/boxed.h"
 #include "skiff/ops/dispatch.h"
+#include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/bridge_util.h"
 #include "skiff/ops/ir/op_bridge.h"
 
@@ -165,9 +166,14 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
       if (s >= 0) ++uses[s];
     }
   }
-  // Dependencies: producers of the inputs, and program order among random ops (the generator
-  // is consumed in the same order as in sequential mode).
+  // Dependencies: producers of the inputs; program order among random ops (the generator is
+  // consumed in the same order as in sequential mode); and an op that writes its inputs' buffers
+  // (an in-place-only op on parameters, see jit/inplace_updates.h) after every earlier reader of
+  // those buffers, views and lists of them included.
   std::vector<int> producer(num_slots, -1);
+  std::vector<int> root(num_slots);  // the slot whose buffers a slot holds (views, lists)
+  for (size_t s = 0; s < num_slots; ++s) root[s] = static_cast<int>(s);
+  std::unordered_map<int, std::vector<int>> readers;  // root slot -> instructions
   int last_random = -1;
   for (size_t i = 0; i < instrs.size(); ++i) {
     Instr& in = instrs[i];
@@ -178,6 +184,28 @@ void Executor::Impl::build(const jit::CapturedProgram& p) {
     if (in.schema && in.schema->is_random) {
       if (last_random >= 0) deps.insert(last_random);
       last_random = static_cast<int>(i);
+    }
+    const ops::InplaceInfo* writes =
+        in.schema != nullptr ? ops::inplace_info(in.schema->id) : nullptr;
+    if (writes != nullptr && writes->api == in.schema->name) {
+      for (int s : in.inputs) {
+        std::vector<int> written = {s};
+        if (s >= 0 && producer[s] >= 0 && instrs[producer[s]].kind == Kind::kCombine) {
+          written = instrs[producer[s]].inputs;
+        }
+        for (int w : written) {
+          if (w < 0) continue;
+          for (int r : readers[root[w]]) {
+            if (r != static_cast<int>(i)) deps.insert(r);
+          }
+        }
+      }
+    }
+    for (int s : in.inputs) {
+      if (s >= 0) readers[root[s]].push_back(static_cast<int>(i));
+    }
+    if ((in.view || in.kind == Kind::kTransfer) && !in.inputs.empty() && in.inputs[0] >= 0) {
+      for (int s : in.outputs) root[s] = root[in.inputs[0]];
     }
     for (int d : deps) instrs[d].successors.push_back(static_cast<int>(i));
     in.num_deps = static_cast<int>(deps.size());
@@ -448,7 +476,12 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
     m.run_sequential(feeds);
   }
   m.slots.clear();
-  for (auto& [k, param] : m.updates) param.mutable_dense().copy_from(m.results[k]);
+  for (auto& [k, param] : m.updates) {
+    // An update written in place (jit/inplace_updates.h) is already in the parameter.
+    if (m.results[k].raw_data() != param.dense().raw_data()) {
+      param.mutable_dense().copy_from(m.results[k]);
+    }
+  }
   return std::move(m.results);
 }
 

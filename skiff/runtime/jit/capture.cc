@@ -45,6 +45,14 @@ CaptureScope::CaptureScope(std::shared_ptr<ir::IrContext> ctx, Activation when)
 
 CaptureScope::~CaptureScope() {
   if (active_ && detail::t_capture == this) detail::t_capture = previous_;
+  restore_grads();
+}
+
+void CaptureScope::restore_grads() {
+  for (auto& [param, grad] : grads_before_) {
+    if (auto* m = autograd::autograd_meta(param)) m->grad = std::move(grad);
+  }
+  grads_before_.clear();
 }
 
 void CaptureScope::activate() {
@@ -104,6 +112,8 @@ ir::Value CaptureScope::value_of(const Tensor& t) {
                     ->result(0);
   params_.emplace(t.impl(), v);
   result_.params.emplace_back(name, t);
+  const auto* m = autograd::autograd_meta(t);
+  grads_before_.emplace_back(t, m != nullptr ? m->grad : Tensor());
   return v;
 }
 
@@ -144,6 +154,7 @@ CapturedProgram CaptureScope::finish() {
     result_.updates.emplace_back(name, param);
   }
   if (active_) deactivate();
+  restore_grads();
   result_.program = std::move(program_);
   result_.program->verify();
   return std::move(result_);

@@ -77,6 +77,8 @@ class CaptureScope {
   const ir::Program* program() const { return program_.get(); }
   /// The dense tensors bound to the program's parameters so far, by parameter name.
   const std::vector<std::pair<std::string, Tensor>>& params() const { return result_.params; }
+  /// The dense tensors the program writes back after each run, in first-write order.
+  const std::vector<Tensor>& written() const { return written_order_; }
 
   /// An op.data input of the program.
   Tensor input(const InputSpec& spec);
@@ -121,6 +123,10 @@ class CaptureScope {
       node_outputs_;
   friend void remember_outputs(const std::shared_ptr<const void>&, const std::vector<Tensor*>&);
   friend Tensor remembered_output(const void*, size_t);
+  // The gradients parameters had when the capture first saw them: a backward inside the
+  // capture gives them symbolic gradients, which must not outlive it.
+  std::vector<std::pair<Tensor, Tensor>> grads_before_;
+  void restore_grads();
   CaptureScope* previous_ = nullptr;
   bool active_ = false;
 };

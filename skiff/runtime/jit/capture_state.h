@@ -21,6 +21,20 @@ extern thread_local CaptureScope* t_capture;
 
 inline bool capturing() { return detail::t_capture != nullptr; }
 
+/// While alive, ops on this thread run eagerly: the capture is set aside and restored after
+/// (state that must outlive the program, such as optimizer moments created during a captured
+/// training step, is made this way).
+class CaptureSuspension {
+ public:
+  CaptureSuspension() : saved_(detail::t_capture) { detail::t_capture = nullptr; }
+  ~CaptureSuspension() { detail::t_capture = saved_; }
+  CaptureSuspension(const CaptureSuspension&) = delete;
+  CaptureSuspension& operator=(const CaptureSuspension&) = delete;
+
+ private:
+  CaptureScope* saved_;
+};
+
 /// Appends op `name` to the program being captured. Inputs per tensor argument (as call_op);
 /// symbolic inputs are its values, dense ones become parameters of the program. Returns symbolic
 /// tensors per output.

@@ -1,6 +1,7 @@
 #include "skiff/runtime/jit/partition.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,13 +14,18 @@ namespace skiff::jit {
 
 namespace {
 
-// Values an op reads, including those its nested ops read from outside it.
+// Values an op reads (absent optional operands are skipped), including those its nested ops
+// read from outside it.
 std::vector<ir::Value> external_operands(ir::Operation* op) {
-  std::vector<ir::Value> out = op->operands();
+  std::vector<ir::Value> out;
+  for (ir::Value v : op->operands()) {
+    if (v) out.push_back(v);
+  }
   if (op->num_regions() == 0) return out;
   op->walk([&](ir::Operation* inner) {
     if (inner == op) return;
     for (ir::Value v : inner->operands()) {
+      if (!v) continue;
       ir::Block* block = v.parent_block();
       ir::Operation* owner = block != nullptr ? block->parent_op() : nullptr;
       const bool inside = owner != nullptr && (owner == op || owner->is_inside(op));
@@ -67,19 +73,45 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
     }
   }
 
+  // The backward part: what the other outputs need, up to the forward part; program inputs
+  // the forward part does not read (the output gradients) stay inputs even when unused. Ops
+  // neither part needs are dropped.
+  std::unordered_set<ir::Operation*> backward;
+  for (ir::Operation* op : ops) {
+    const bool other_output = op->name() == ir::ShadowOutputOp::kName && !forward.count(op);
+    if (other_output || (op->name() == ir::op::DataOp::kName && !forward.count(op))) {
+      stack.push_back(op);
+    }
+  }
+  while (!stack.empty()) {
+    ir::Operation* op = stack.back();
+    stack.pop_back();
+    if (forward.count(op) || !backward.insert(op).second) continue;
+    for (ir::Value v : external_operands(op)) {
+      if (ir::Operation* def = v.defining_op()) stack.push_back(def);
+    }
+  }
+
   // Saved: values forward ops make (not parameters or constants, which the backward re-binds)
-  // that backward ops read.
+  // that backward ops read. A builtin.combine the backward reads (a tensor list) is rebuilt in
+  // the backward from its saved elements: a list is not a tensor a program can output.
   std::vector<ir::Value> saved;
   std::unordered_set<const void*> saved_set;
-  for (ir::Operation* op : ops) {
-    if (forward.count(op) || is_source(op->name())) continue;
-    for (ir::Value v : external_operands(op)) {
-      ir::Operation* def = v.defining_op();
-      if (def && forward.count(def) && !is_source(def->name()) &&
-          saved_set.insert(v.impl()).second) {
-        saved.push_back(v);
+  std::unordered_set<ir::Operation*> recombined;
+  std::function<void(ir::Value)> read_by_backward = [&](ir::Value v) {
+    ir::Operation* def = v.defining_op();
+    if (def == nullptr || !forward.count(def) || is_source(def->name())) return;
+    if (def->name() == ir::CombineOp::kName) {
+      if (recombined.insert(def).second) {
+        for (ir::Value e : def->operands()) read_by_backward(e);
       }
+      return;
     }
+    if (saved_set.insert(v.impl()).second) saved.push_back(v);
+  };
+  for (ir::Operation* op : ops) {
+    if (!backward.count(op) || is_source(op->name())) continue;
+    for (ir::Value v : external_operands(op)) read_by_backward(v);
   }
 
   SplitProgram r;
@@ -140,7 +172,7 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
     }
     std::unordered_set<ir::Operation*> used_sources;
     for (ir::Operation* op : ops) {
-      if (forward.count(op) || is_source(op->name())) continue;
+      if ((!backward.count(op) && !recombined.count(op)) || is_source(op->name())) continue;
       for (ir::Value v : external_operands(op)) {
         ir::Operation* def = v.defining_op();
         if (def && is_source(def->name())) used_sources.insert(def);
@@ -153,7 +185,10 @@ SplitProgram split_forward_backward(const CapturedProgram& p,
       }
     }
     for (ir::Operation* op : ops) {
-      if (forward.count(op) || is_source(op->name())) continue;
+      if (recombined.count(op)) b.clone(op, map);
+    }
+    for (ir::Operation* op : ops) {
+      if (!backward.count(op) || is_source(op->name())) continue;
       b.clone(op, map);
       note(r.backward, op);
       if (op->name() == ir::ShadowOutputOp::kName) {

@@ -22,9 +22,9 @@ struct SplitProgram {
   size_t num_saved = 0;
 };
 
-/// The forward part is what `forward_outputs` and the parameter updates depend on; every other
-/// op (the backward, and forward-independent ops only the backward uses) goes to the backward
-/// part. Control-flow ops move as a whole.
+/// The forward part is what `forward_outputs` and the parameter updates depend on; the backward
+/// part is what the other outputs need beyond it (the backward, and forward-independent ops only
+/// the backward uses); ops neither needs are dropped. Control-flow ops move as a whole.
 SplitProgram split_forward_backward(const CapturedProgram& p,
                                     const std::vector<std::string>& forward_outputs);
 

@@ -2,7 +2,9 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ir/passes/pass.h"
+#include "skiff/ir/passes/passes.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
+#include "skiff/runtime/jit/inplace_updates.h"
 
 namespace skiff::jit {
 
@@ -23,10 +25,17 @@ bool matches(const std::vector<InputSpec>& specs, const std::vector<Tensor>& inp
 
 CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions options)
     : program_(std::move(p)) {
-  // The pipeline of docs/ARCHITECTURE.md: capture -> (optimization passes) -> kernel dialect.
-  ir::PassManager pm(program_.context.get());
-  pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
-  pm.run(*program_.program);
+  // The pipeline of docs/ARCHITECTURE.md: capture -> optimization passes -> kernel dialect.
+  // Simplification first (identity reshapes and scales that autodiff leaves, duplicate ops,
+  // dead ops), then in-place updates, then kernel choice.
+  ir::register_standard_passes();
+  ir::PassManager simplify(program_.context.get());
+  simplify.add_pipeline("canonicalize,cse,dce");
+  simplify.run(*program_.program);
+  write_updates_in_place(program_);
+  ir::PassManager lower(program_.context.get());
+  lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  lower.run(*program_.program);
   exec_ = std::make_unique<executor::Executor>(program_, options);
   for (const std::string& name : program_.outputs) {
     bool update = false;

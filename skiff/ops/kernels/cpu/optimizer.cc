@@ -165,6 +165,9 @@ void adam_update(const char* op, const Args& a, bool decoupled) {
     S* m2maxo = amsgrad ? ptr<S>((*a.moment2_max_out)[c.tensor]) : nullptr;
     with_flag(amsgrad, [&](auto ams) {
       cpu::run_best_isa([&] {
+      // Element i is read before it is written and nothing else: outputs may be the inputs
+      // (in-place updates), which is no loop-carried dependency.
+#pragma GCC ivdep
         for (int64_t i = c.begin; i < c.end; ++i) {
           const C pv = cpu::load(p[i]);
           const C gv = cpu::load(g[i]) + l2 * pv;

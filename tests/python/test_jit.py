@@ -1,0 +1,352 @@
+"""paddle.jit: to_static over functions and Layers (capture, guards, the forward/backward
+programs under eager autograd), value-read errors, jit.save / jit.load."""
+import os
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import skiff as paddle
+import skiff.nn as nn
+import skiff.nn.functional as F
+from skiff.static import InputSpec
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "llama"))
+
+
+class MLP(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(8, 16)
+        self.l2 = nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
+def _batches(n, shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [[paddle.to_tensor(rng.standard_normal(s).astype("float32")) for s in shapes]
+            for _ in range(n)]
+
+
+def _train_mlp(static, steps=6):
+    paddle.seed(7)
+    m = MLP()
+    if static:
+        m = paddle.jit.to_static(m)
+    opt = paddle.optimizer.Adam(learning_rate=0.01, parameters=m.parameters())
+    losses = []
+    for x, y in _batches(steps, [(32, 8), (32, 4)]):
+        loss = ((m(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    return losses, m
+
+
+def test_mlp_trains_to_the_same_losses_bit_for_bit():
+    eager, _ = _train_mlp(False)
+    static, m = _train_mlp(True)
+    assert eager == static
+    assert eager[-1] < eager[0]
+    assert m.forward.num_captures == 1
+
+
+def test_small_llama_trains_to_the_same_losses():
+    from model import Llama, LlamaConfig
+
+    cfg = LlamaConfig(vocab_size=64, dim=32, n_layers=2, n_heads=2, hidden_dim=64,
+                      max_seq_len=16)
+
+    def train(static):
+        paddle.seed(11)
+        model = Llama(cfg)
+        step_fn = paddle.jit.to_static(model.loss) if static else model.loss
+        opt = paddle.optimizer.AdamW(learning_rate=3e-3, parameters=model.parameters())
+        rng = np.random.default_rng(3)
+        losses = []
+        for _ in range(4):
+            idx = paddle.to_tensor(rng.integers(0, 64, (2, 16)).astype("int64"))
+            tgt = paddle.to_tensor(rng.integers(0, 64, (2, 16)).astype("int64"))
+            loss = step_fn(idx, tgt)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        return losses, step_fn
+
+    eager, _ = train(False)
+    static, fn = train(True)
+    np.testing.assert_allclose(static, eager, rtol=1e-6)
+    assert fn.num_captures == 1
+    assert "op.scaled_dot_product_attention" in str(fn.concrete_program.forward_program) or \
+        "op.matmul" in str(fn.concrete_program.forward_program)
+
+
+def test_guards_recapture_on_a_new_signature():
+    calls = []
+
+    @paddle.jit.to_static
+    def f(x, scale):
+        calls.append(1)
+        return x * scale
+
+    x = paddle.ones([2, 3])
+    f(x, 2.0)
+    f(paddle.zeros([2, 3]), 2.0)  # same signature: no new capture
+    assert f.num_captures == 1 and len(calls) == 1
+    f(paddle.ones([4, 3]), 2.0)  # new shape
+    assert f.num_captures == 2
+    f(paddle.ones([2, 3], dtype="float64"), 2.0)  # new dtype
+    assert f.num_captures == 3
+    np.testing.assert_allclose(f(x, 5.0).numpy(), np.full((2, 3), 5.0))  # a new constant
+    assert f.num_captures == 4
+    with paddle.no_grad():  # grad mode is part of the signature
+        f(x, 5.0)
+    assert f.num_captures == 5
+
+
+def test_training_flag_is_a_guard():
+    paddle.seed(1)
+    net = paddle.jit.to_static(nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5)))
+    x = paddle.ones([8, 4])
+    net(x)
+    net.eval()
+    a = net(x)
+    b = net(x)
+    assert net.forward.num_captures == 2
+    np.testing.assert_array_equal(a.numpy(), b.numpy())  # eval: no dropout
+
+
+def test_input_spec_none_dims_share_one_program_without_grad():
+    m = paddle.jit.to_static(MLP(), input_spec=[InputSpec([None, 8], "float32", "x")])
+    m.eval()
+    with paddle.no_grad():
+        for n in (1, 5, 9):
+            y = m(paddle.randn([n, 8]))
+            assert y.shape == [n, 4]
+    assert m.forward.num_captures == 1
+    assert "tensor<?x8xf32>" in str(m.forward.concrete_program.main_program)
+    with pytest.raises(ValueError, match=r"input 0 expected a Tensor matching InputSpec"):
+        m(paddle.randn([3, 7]))
+
+
+def test_decorated_method_binds_each_instance():
+    class Net(nn.Layer):
+        def __init__(self, k):
+            super().__init__()
+            self.w = self.create_parameter([3], default_initializer=nn.initializer.Constant(k))
+
+        @paddle.jit.to_static
+        def forward(self, x):
+            return x * self.w
+
+    a, b = Net(2.0), Net(3.0)
+    x = paddle.ones([3])
+    np.testing.assert_allclose(a(x).numpy(), [2, 2, 2])
+    np.testing.assert_allclose(b(x).numpy(), [3, 3, 3])
+    assert a.forward.num_captures == 1 and b.forward.num_captures == 1
+
+
+def test_buffers_dropout_and_gradients_match_eager():
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.l1 = nn.Linear(8, 16)
+            self.bn = nn.BatchNorm1D(16)
+            self.dp = nn.Dropout(0.3)
+            self.l2 = nn.Linear(16, 4)
+
+        def forward(self, x):
+            return self.l2(self.dp(F.relu(self.bn(self.l1(x)))))
+
+    def run(static):
+        paddle.seed(3)
+        m = Net()
+        if static:
+            m = paddle.jit.to_static(m)
+        outs = []
+        for (x,) in _batches(3, [(16, 8)]):
+            y = m(x)
+            y.sum().backward()
+            outs.append(y.numpy().copy())
+        m.eval()
+        outs.append(m(x).numpy().copy())
+        return outs, m
+
+    eager, me = run(False)
+    static, ms = run(True)
+    for a, b in zip(eager, static):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(me.bn._mean.numpy(), ms.bn._mean.numpy())
+    np.testing.assert_array_equal(me.l1.weight.grad.numpy(), ms.l1.weight.grad.numpy())
+
+
+def test_input_gradients_and_higher_order_inside_a_capture():
+    @paddle.jit.to_static
+    def f(x):
+        y = (x * x * x).sum()
+        (g,) = paddle.grad(y, x, create_graph=True)
+        (h,) = paddle.grad(g.sum(), x)
+        return g, h
+
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    x.stop_gradient = False
+    g, h = f(x)
+    np.testing.assert_allclose(g.numpy(), [3, 12, 27])
+    np.testing.assert_allclose(h.numpy(), [6, 12, 18])
+
+    @paddle.jit.to_static
+    def square(x):
+        return x * x
+
+    z = paddle.to_tensor([1.0, -2.0])
+    z.stop_gradient = False
+    square(z).sum().backward()
+    np.testing.assert_allclose(z.grad.numpy(), [2, -4])
+
+
+def test_reading_a_value_names_the_line_and_suggests_cond():
+    @paddle.jit.to_static(full_graph=True)
+    def f(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with pytest.raises(paddle.jit.Dy2StaticError) as e:
+        f(paddle.ones([2]))
+    msg = str(e.value)
+    assert "paddle.static.nn.cond" in msg and "if x.sum() > 0:" in msg
+    assert f"{__file__}:" in msg
+
+    @paddle.jit.to_static(full_graph=True)
+    def g(x):
+        return paddle.to_tensor(x.numpy() * 2)
+
+    with pytest.raises(TypeError, match=r"Tensor.numpy reads the Tensor's value"):
+        g(paddle.ones([2]))
+
+
+def test_full_graph_false_runs_eagerly_with_a_warning():
+    @paddle.jit.to_static
+    def f(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(f(-paddle.ones([2])).numpy(), [1, 1])
+    assert any("Running f eagerly" in str(m.message) for m in w)
+    assert f.num_captures == 0
+
+
+def test_nested_static_functions_are_inlined():
+    @paddle.jit.to_static
+    def inner(x):
+        return x + 1
+
+    @paddle.jit.to_static
+    def outer(x):
+        return inner(x) * 2
+
+    np.testing.assert_allclose(outer(paddle.ones([2])).numpy(), [4, 4])
+    assert outer.num_captures == 1 and inner.num_captures == 0
+
+
+def test_enable_to_static_switch():
+    @paddle.jit.to_static
+    def f(x):
+        return x + 1
+
+    paddle.jit.enable_to_static(False)
+    try:
+        f(paddle.ones([2]))
+        assert f.num_captures == 0
+    finally:
+        paddle.jit.enable_to_static(True)
+    f(paddle.ones([2]))
+    assert f.num_captures == 1
+
+
+def test_parallel_executor_gives_the_sequential_results():
+    paddle.seed(5)
+    m = MLP()
+    seq = paddle.jit.to_static(m.forward)
+    par = paddle.jit.to_static(m.forward, parallel=True)
+    x = paddle.randn([16, 8])
+    np.testing.assert_array_equal(seq(x).numpy(), par(x).numpy())
+
+
+def test_memory_of_a_long_chain_stays_bounded():
+    @paddle.jit.to_static
+    def chain(x):
+        for _ in range(200):
+            x = paddle.tanh(x) * 0.5
+        return x
+
+    x = paddle.randn([256, 256])
+    with paddle.no_grad():
+        chain(x)
+    cp = chain.concrete_program
+    one = 256 * 256 * 4
+    assert 0 < cp.planned_peak_bytes <= 3 * one
+    assert 0 < cp.measured_peak_bytes <= 3 * one
+
+
+def test_no_leftover_state_after_a_failed_capture():
+    @paddle.jit.to_static(full_graph=True)
+    def bad(x):
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        bad(paddle.ones([1]))
+    assert not paddle._C.jit.is_capturing()
+    np.testing.assert_allclose((paddle.ones([2]) + 1).numpy(), [2, 2])  # eager again
+
+
+def test_jit_save_and_load_round_trip(tmp_path):
+    paddle.seed(2)
+    m = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.LayerNorm(16), nn.Linear(16, 3))
+    m.eval()
+    path = str(tmp_path / "model")
+    paddle.jit.save(m, path, input_spec=[InputSpec([None, 8], "float32", "x")])
+    assert sorted(os.listdir(tmp_path)) == ["model.pdiparams", "model.pdmodel"]
+    loaded = paddle.jit.load(path)
+    for n in (1, 5):
+        x = paddle.randn([n, 8])
+        np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
+    assert list(loaded.state_dict().keys()) == list(m.state_dict().keys())
+    assert "op.layer_norm" in loaded.program
+    with pytest.raises(ValueError, match=r"input 0 \(x\) expected a Tensor of float32"):
+        loaded(paddle.randn([2, 7]))
+
+
+def test_jit_save_uses_the_to_static_input_spec_and_bfloat16_params(tmp_path):
+    net = nn.Linear(4, 2)
+    net.to(dtype="bfloat16")
+    net = paddle.jit.to_static(net, input_spec=[InputSpec([2, 4], "bfloat16")])
+    path = str(tmp_path / "sub" / "lin")
+    paddle.jit.save(net, path)
+    loaded = paddle.jit.load(path)
+    x = paddle.randn([2, 4]).astype("bfloat16")
+    with paddle.no_grad():
+        want = net(x)
+    np.testing.assert_array_equal(loaded(x).astype("float32").numpy(),
+                                  want.astype("float32").numpy())
+
+
+def test_jit_save_and_load_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"argument 'input_spec' is required"):
+        paddle.jit.save(nn.Linear(2, 2), str(tmp_path / "m"))
+    with pytest.raises(ValueError, match=r"does not exist"):
+        paddle.jit.load(str(tmp_path / "missing"))
+    path = str(tmp_path / "m")
+    paddle.jit.save(nn.Linear(2, 2), path, input_spec=[InputSpec([1, 2])])
+    with open(path + ".pdiparams", "r+b") as f:
+        f.truncate(12)
+    with pytest.raises(ValueError, match=r"header of \d+ bytes runs past the end"):
+        paddle.jit.load(path)
