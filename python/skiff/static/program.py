@@ -4,7 +4,7 @@ A Program owns a capture: while it is the innermost active one, every op called 
 symbolic tensors appends an IR op instead of running. enable_static() activates the default
 main program; program_guard(main, startup) activates `main` on top of it and makes `startup`
 the program that records parameter initializers. Activation follows a stack (_ACTIVE), so
-guards nest and eager work (creating a parameter's dense tensor) can step outside all of them.
+guards nest; eager work (creating a parameter's dense tensor) sets them aside (_C.jit.suspend).
 
 A Program is never finished: Executor.run compiles a snapshot (a copy with the fetched values as
 outputs), so ops can still be appended and the program run again. clone() gives a Program that
@@ -184,15 +184,9 @@ def building(program):
 
 @contextlib.contextmanager
 def outside_programs():
-    """Runs the block eagerly (no capture active), then restores the active programs."""
-    saved = list(_ACTIVE)
-    for p in reversed(saved):
-        _deactivate(p)
-    try:
+    """Runs the block eagerly (the captures set aside, then restored)."""
+    with _C.jit.suspend():
         yield
-    finally:
-        for p in saved:
-            _activate(p)
 
 
 def _enter_static():
