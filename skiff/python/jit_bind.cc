@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ir/passes/passes.h"
@@ -87,6 +88,7 @@ CapturedProgram pruned(const CapturedProgram& p) {
   pm.add_pass(ir::create_dce_pass());
   pm.run(*r.program);
   r.inputs.clear();
+  std::vector<std::pair<std::string, Tensor>> params;
   for (ir::Operation* op = r.program->block()->front(); op;) {
     ir::Operation* next = op->next();
     if (op->name() == ir::op::DataOp::kName) {
@@ -96,8 +98,15 @@ CapturedProgram pruned(const CapturedProgram& p) {
         r.inputs.push_back(ir::op::DataOp(op).name());
       }
     }
+    if (op->name() == ir::ParameterOp::kName) {  // only the parameters still used
+      const std::string& name = ir::ParameterOp(op).param_name();
+      for (const auto& p : r.params) {
+        if (p.first == name) params.push_back(p);
+      }
+    }
     op = next;
   }
+  r.params = std::move(params);
   return r;
 }
 

@@ -397,6 +397,67 @@ def test_global_block_and_scope(static_mode):
         assert static.global_scope().find_var(lin.weight.name).get_tensor() is lin.weight
 
 
+def _regression_program(seed=11):
+    paddle.seed(seed)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [None, 4], "float32")
+        ys = static.data("y", [None, 1], "float32")
+        model = MLP()
+        pred = model(xs)
+        loss = F.mse_loss(pred, ys)
+        paddle.optimizer.Adam(0.01).minimize(loss)
+    return main, startup, pred, loss
+
+
+def test_save_and_load_restore_parameters_and_optimizer_state(static_mode, tmp_path):
+    x, y = _data()
+    main, startup, _, loss = _regression_program()
+    exe = static.Executor()
+    exe.run(startup)
+    for _ in range(3):
+        exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])
+    path = str(tmp_path / "ckpt")
+    static.save(main, path)
+    expected = [float(exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])[0])
+                for _ in range(3)]
+    exe.run(startup)  # back to the initial values (and zero moments, step 0)
+    static.load(main, path)
+    got = [float(exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])[0]) for _ in range(3)]
+    assert got == expected
+    assert "op.fused_adam_" in open(path + ".pdmodel").read()
+    other, _, _, _ = _regression_program()
+    with pytest.raises(ValueError, match="no tensor for"):
+        static.load(other, path)
+
+
+def test_inference_model_round_trip(static_mode, tmp_path):
+    x, y = _data()
+    main, startup, pred, loss = _regression_program()
+    exe = static.Executor()
+    exe.run(startup)
+    exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])
+    prefix = str(tmp_path / "infer")
+    static.save_inference_model(prefix, [main.global_block().var("x")], [pred], exe,
+                                program=main)
+    (want,) = exe.run(main.clone(for_test=True), feed={"x": x}, fetch_list=[pred])
+    program, feed_names, fetch_targets = static.load_inference_model(prefix, exe)
+    assert feed_names == ["x"]
+    (got,) = exe.run(program, feed={"x": x[:5]}, fetch_list=fetch_targets)
+    np.testing.assert_allclose(got, want[:5], rtol=1e-6)
+    assert "fused_adam_" not in str(program) and "op.data" in str(program)
+    paddle.disable_static()
+    try:
+        layer = paddle.jit.load(prefix)  # the format of paddle.jit.save
+        np.testing.assert_allclose(layer(paddle.to_tensor(x)).numpy(), want, rtol=1e-6)
+    finally:
+        paddle.enable_static()
+    with pytest.raises(ValueError, match="needs input 'x'"):
+        exe.run(program, feed={}, fetch_list=fetch_targets)
+    with pytest.raises(ValueError, match="need input 'y', which is not in feed_vars"):
+        static.save_inference_model(prefix, ["x"], [loss], exe, program=main)
+
+
 # ---------------------------------------------------------------------- errors
 def test_error_fetch_of_another_program(static_mode):
     p1, p2 = static.Program(), static.Program()

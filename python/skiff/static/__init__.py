@@ -15,8 +15,12 @@ from . import nn  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
 from .executor import Executor, Scope, global_scope  # noqa: F401
 from .input import InputSpec, data  # noqa: F401
+from .io import load, load_inference_model, save, save_inference_model  # noqa: F401
 from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401
                       program_guard)
+
+
+from ..framework import Tensor as Variable  # noqa: F401,E402 (variables are symbolic Tensors)
 
 
 def cpu_places(device_count=None):

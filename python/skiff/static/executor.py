@@ -70,6 +70,9 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True):
         program = default_main_program() if program is None else program
+        from .io import InferenceProgram
+        if isinstance(program, InferenceProgram):
+            return program._run({} if feed is None else feed, fetch_list, return_numpy)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: argument 'program' expected a skiff.static.Program, "
                             f"got {type(program).__name__}")

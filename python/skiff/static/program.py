@@ -32,6 +32,7 @@ class Program:
         self.random_seed = _global_seed[0]
         self._data = {}  # name -> (shape, dtype, tensor): the program's inputs
         self._params = []  # parameters created while this was the main program
+        self._persistables = []  # other tensors its runs keep (optimizer moments, counters)
         self._initializers = 0  # persistent tensors this program (a startup program) initializes
         self._lr_vars = []  # (optimizer, lr tensor): the learning rate written before each run
         self._source = None  # for a clone: the program it copies a prefix of
@@ -72,6 +73,7 @@ class Program:
         c._for_test = bool(for_test) or self._for_test
         c._data = dict(self._data)
         c._params = list(self._params)
+        c._persistables = list(self._persistables)
         c._lr_vars = [] if c._for_test else list(self._lr_vars)
         return c
 
