@@ -118,6 +118,7 @@ def test_classifier_with_none_batch_dropout_cross_entropy(static_mode):
         logits = net(x)
         loss = F.cross_entropy(logits, label)
         pred = paddle.argmax(logits, axis=1)
+        acc = static.accuracy(F.softmax(logits), label)
         scheduler = paddle.optimizer.lr.CosineAnnealingDecay(0.01, 10)
         paddle.optimizer.AdamW(scheduler, grad_clip=nn.ClipGradByGlobalNorm(1.0)).minimize(loss)
     exe = static.Executor()
@@ -127,11 +128,12 @@ def test_classifier_with_none_batch_dropout_cross_entropy(static_mode):
     ys = xs[:, :3].argmax(1).reshape(-1, 1).astype(np.int64)
     losses = []
     for _ in range(30):
-        value, p = exe.run(main, feed={"x": xs, "label": ys}, fetch_list=[loss, pred])
+        value, p, a = exe.run(main, feed={"x": xs, "label": ys}, fetch_list=[loss, pred, acc])
         losses.append(float(value))
         scheduler.step()
     assert losses[-1] < 0.6 * losses[0]
     assert (p == ys[:, 0]).mean() > 0.8
+    assert float(a) == (p == ys[:, 0]).mean()
     (small,) = exe.run(main, feed={"x": xs[:10], "label": ys[:10]}, fetch_list=[loss])
     assert np.isfinite(small)
 
@@ -524,3 +526,13 @@ def test_error_backward_of_dense_loss(static_mode):
         t = paddle.ones([1])
         paddle.enable_static()
         static.append_backward(t)
+
+
+def test_accuracy_top_k():
+    scores = paddle.to_tensor(np.array([[0.1, 0.7, 0.2], [0.5, 0.1, 0.4], [0.2, 0.3, 0.5]],
+                                       np.float32))
+    label = paddle.to_tensor(np.array([[1], [2], [0]], np.int64))
+    assert float(static.accuracy(scores, label)) == pytest.approx(1 / 3)
+    assert float(static.accuracy(scores, label, k=2)) == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="argument 'k'"):
+        static.accuracy(scores, label, k=0)

@@ -16,6 +16,7 @@ from .backward import append_backward, gradients  # noqa: F401
 from .executor import Executor, Scope, global_scope  # noqa: F401
 from .input import InputSpec, data  # noqa: F401
 from .io import load, load_inference_model, save, save_inference_model  # noqa: F401
+from .metric import accuracy  # noqa: F401
 from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401
                       program_guard)
 
