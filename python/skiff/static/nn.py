@@ -18,7 +18,8 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     if in_features <= 0:
         raise ValueError(f"static.nn.fc: argument 'x' expected known sizes after "
                          f"num_flatten_dims, got shape {list(x.shape)}")
-    prefix = name or "fc"
+    from ..nn import unique_name
+    prefix = name or unique_name.generate("fc")  # fc_0.w_0, as Paddle names them
     w = make_parameter([in_features, size], weight_attr, x.dtype, False, None, prefix)
     b = make_parameter([size], bias_attr, x.dtype, True, None, prefix)
     if len(x.shape) != num_flatten_dims + 1:
