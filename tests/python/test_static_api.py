@@ -281,6 +281,41 @@ def test_fetch_by_name_and_cache(static_mode):
     assert isinstance(tensors[0], paddle.Tensor) and not tensors[0].is_symbolic
 
 
+def test_names_are_per_program(static_mode):
+    lin = None
+    programs, grads = [], []
+    for scale in (1.0, 2.0):
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            xs = static.data("x", [2, 4], "float32")
+            lin = lin or nn.Linear(4, 1)
+            static.append_backward(paddle.sum(lin(xs)) * scale)
+        programs.append(main)
+    exe = static.Executor()
+    exe.run(startup)
+    x = np.ones([2, 4], np.float32)
+    g1, g2 = (exe.run(p, feed={"x": x}, fetch_list=[lin.weight.name + "@GRAD"])[0]
+              for p in programs)
+    np.testing.assert_allclose(g1, np.full([4, 1], 2.0))
+    np.testing.assert_allclose(g2, np.full([4, 1], 4.0))
+
+
+def test_parameters_made_eagerly_are_the_programs_too():
+    lin = nn.Linear(2, 1)  # dygraph: initialized now
+    w0 = lin.weight.numpy().copy()
+    paddle.enable_static()
+    try:
+        main = static.Program()
+        with static.program_guard(main):
+            loss = paddle.mean(lin(static.data("x", [3, 2], "float32")))
+            paddle.optimizer.SGD(0.5).minimize(loss)
+        assert [p.name for p in main.all_parameters()] == [lin.weight.name, lin.bias.name]
+        static.Executor().run(main, feed={"x": np.ones([3, 2], np.float32)}, fetch_list=[loss])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(lin.weight.numpy(), w0 - 0.5, rtol=1e-6)
+
+
 def test_program_grows_between_runs(static_mode):
     main = static.Program()
     with static.program_guard(main):

@@ -20,7 +20,8 @@ __all__ = ["Program", "Block", "program_guard", "default_main_program",
            "default_startup_program"]
 
 _ACTIVE = []  # Programs whose captures are active, innermost last
-_NAMED = weakref.WeakValueDictionary()  # name -> symbolic tensor named by the user or Tensor.name
+_NAMED = weakref.WeakValueDictionary()  # name -> a named symbolic tensor of no program built now
+_PARAMETERS = weakref.WeakValueDictionary()  # id -> every live parameter (nn.Parameter)
 _global_seed = [0]  # set by skiff.seed; new Programs take it as random_seed (Paddle's global_seed)
 
 
@@ -31,6 +32,7 @@ class Program:
         self._capture = _C.jit.Capture()
         self.random_seed = _global_seed[0]
         self._data = {}  # name -> (shape, dtype, tensor): the program's inputs
+        self._named = {}  # name -> its tensor (Tensor.name, @GRAD): they live with the program
         self._params = []  # parameters created while this was the main program
         self._persistables = []  # other tensors its runs keep (optimizer moments, counters)
         self._initializers = 0  # persistent tensors this program (a startup program) initializes
@@ -54,7 +56,20 @@ class Program:
         return 1
 
     def all_parameters(self):
-        return list(self._params)
+        """The parameters made for this program, then the others its ops read (a layer made
+        eagerly or under another program), in the order the program first used them."""
+        out = list(self._params)
+        seen = {id(p) for p in out}
+        by_data = {}
+        for p in list(_PARAMETERS.values()):
+            if id(p) not in seen:
+                by_data.setdefault(p.data_ptr(), []).append(p)
+        for _, t in (self._source or self)._capture.params:
+            for p in by_data.get(t.data_ptr(), ()):
+                if id(p) not in seen and p._is_same(t):
+                    seen.add(id(p))
+                    out.append(p)
+        return out
 
     def list_vars(self):
         return [t for _, _, t in self._data.values()] + list(self._params)
@@ -105,9 +120,9 @@ class Program:
         for p in self._params:
             if p.name == name:
                 return p
-        t = _NAMED.get(name)
-        if t is not None and self._owns(t):
-            return t
+        for t in ((self._source or self)._named.get(name), _NAMED.get(name)):
+            if t is not None and self._owns(t):
+                return t
         raise ValueError(f"{what}: no variable named '{name}' in the program (inputs: "
                          f"{sorted(self._data)})")
 
@@ -208,7 +223,17 @@ def _on_seed(seed):
     _startup[0].random_seed = seed
 
 
+def register_parameter(p):
+    """Every nn.Parameter is known here, so a program can find those its ops read."""
+    _PARAMETERS[id(p)] = p
+
+
 def _register_name(name, t):
+    """Records the name of a symbolic tensor in its program (fetch_list by name)."""
+    for p in _ACTIVE[::-1] + [_main[0]]:
+        if p._capture is not None and p._capture.owns(t):
+            p._named[name] = t
+            return
     _NAMED[name] = t
 
 
