@@ -8,7 +8,7 @@ guards nest; eager work (creating a parameter's dense tensor) sets them aside (_
 
 A Program is never finished: Executor.run compiles a snapshot (a copy with the fetched values as
 outputs), so ops can still be appended and the program run again. clone() gives a Program that
-snapshots a prefix of its source (for_test: without the parameter updates)."""
+snapshots a prefix of its source (for_test: without the parameter updates, dropout off)."""
 import contextlib
 import weakref
 
