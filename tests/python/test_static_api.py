@@ -404,6 +404,17 @@ def test_clone_for_test_runs_dropout_in_inference(static_mode):
     np.testing.assert_array_equal(test, ones)
 
 
+def test_truncated_normal_initializer_in_a_startup_program(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        attr = paddle.ParamAttr(initializer=nn.initializer.TruncatedNormal(0.0, 1.0))
+        lin = nn.Linear(64, 64, weight_attr=attr)
+        lin(static.data("x", [1, 64], "float32"))
+    static.Executor().run(startup)
+    w = lin.weight.numpy()
+    assert np.abs(w).max() <= 2.0 and 0.7 < w.std() < 1.0  # truncated at 2 std
+
+
 def test_static_nn_fc(static_mode):
     paddle.seed(1)
     main, startup = static.Program(), static.Program()
