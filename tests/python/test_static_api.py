@@ -582,3 +582,29 @@ def test_accuracy_top_k():
     assert float(static.accuracy(scores, label, k=2)) == pytest.approx(2 / 3)
     with pytest.raises(ValueError, match="argument 'k'"):
         static.accuracy(scores, label, k=0)
+
+
+def test_error_arguments(static_mode):
+    main = static.Program()
+    with static.program_guard(main):
+        x = static.data("x", [2], "float32")
+        y = x * 2.0
+        before = main.clone()
+        z = y + 1.0
+    exe = static.Executor()
+    with pytest.raises(TypeError, match="program_guard: argument 'main_program'"):
+        with static.program_guard("main"):
+            pass
+    with pytest.raises(TypeError, match="Executor.run: argument 'program'"):
+        exe.run("main")
+    with pytest.raises(TypeError, match="argument 'feed' expected a dict"):
+        exe.run(main, feed=[np.ones(2, np.float32)], fetch_list=[y])
+    with pytest.raises(TypeError, match="feed 'x' expected data"):
+        exe.run(main, feed={"x": y}, fetch_list=[y])
+    with pytest.raises(ValueError, match="added after the program was cloned"):
+        exe.run(before, feed={"x": np.ones(2, np.float32)}, fetch_list=[z])
+    np.testing.assert_array_equal(
+        exe.run(before, feed={"x": np.ones(2, np.float32)}, fetch_list=[y])[0], [2.0, 2.0])
+    with pytest.raises(ValueError, match="static.data: argument 'shape'"):
+        with static.program_guard(main):
+            static.data("w", [2, -3], "float32")
