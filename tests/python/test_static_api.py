@@ -138,6 +138,32 @@ def test_classifier_with_none_batch_dropout_cross_entropy(static_mode):
     assert np.isfinite(small)
 
 
+def test_compiled_program_runs_in_parallel_like_sequential():
+    x, y = _data()
+    results = []
+    for parallel in (False, True):
+        paddle.enable_static()
+        try:
+            paddle.seed(9)
+            main, startup = static.Program(), static.Program()
+            with static.program_guard(main, startup):
+                xs = static.data("x", [None, 4], "float32")
+                ys = static.data("y", [None, 1], "float32")
+                h = F.dropout(F.relu(MLP()(xs)), p=0.2)
+                loss = F.mse_loss(h, ys)
+                paddle.optimizer.Momentum(0.05).minimize(loss)
+            exe = static.Executor()
+            exe.run(startup)
+            strategy = static.BuildStrategy()
+            strategy.num_threads = 4
+            program = static.CompiledProgram(main, strategy) if parallel else main
+            results.append([float(exe.run(program, feed={"x": x, "y": y}, fetch_list=[loss])[0])
+                            for _ in range(4)])
+        finally:
+            paddle.disable_static()
+    assert results[0] == results[1]
+
+
 def test_lr_scheduler_is_read_each_run():
     paddle.enable_static()
     try:

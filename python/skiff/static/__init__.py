@@ -13,7 +13,7 @@ skiff/runtime/jit), run by the Executor. See docs/ARCHITECTURE.md "Static graph"
 """
 from . import nn  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
-from .executor import Executor, Scope, global_scope  # noqa: F401
+from .executor import BuildStrategy, CompiledProgram, Executor, Scope, global_scope  # noqa: F401
 from .input import InputSpec, data  # noqa: F401
 from .io import load, load_inference_model, save, save_inference_model  # noqa: F401
 from .metric import accuracy  # noqa: F401
