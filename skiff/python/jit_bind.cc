@@ -174,6 +174,16 @@ void bind_jit(py::module_& m) {
           },
           py::arg("tensor"))
       .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
+      .def_property_readonly("op_names",
+                             [](PyCapture& s) {
+                               // The top-level ops in program order (Paddle's block.ops types).
+                               std::vector<std::string> out;
+                               for (ir::Operation* op = scope_of(s).program()->block()->front(); op;
+                                    op = op->next()) {
+                                 out.emplace_back(op->name());
+                               }
+                               return out;
+                             })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
       .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {

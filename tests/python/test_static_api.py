@@ -457,6 +457,26 @@ def test_static_nn_fc(static_mode):
                                rtol=1e-5, atol=1e-6)
 
 
+def test_block_ops_and_global_var(static_mode):
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        x = static.data("x", [2], "float32")
+        counter = static.create_global_var([1], 5.0, "float32", persistable=True, name="steps")
+        counter.add_(paddle.ones([1]))  # written back after each run
+        y = F.relu(x) + counter
+    types = [op.type for op in main.global_block().ops]
+    assert types[0] == "data" and "relu" in types and "add" in types
+    exe = static.Executor()
+    exe.run(startup)
+    x0 = np.array([-1.0, 2.0], np.float32)
+    for k in range(3):
+        (r,) = exe.run(main, feed={"x": x0}, fetch_list=[y])
+        np.testing.assert_array_equal(r, [6.0 + k, 8.0 + k])
+    np.testing.assert_array_equal(exe.run(main, feed={"x": x0}, fetch_list=["steps"])[0], [9.0])
+    exe.run(startup)
+    np.testing.assert_array_equal(counter.numpy(), [5.0])
+
+
 def test_global_block_and_scope(static_mode):
     main, startup = static.Program(), static.Program()
     with static.program_guard(main, startup):

@@ -17,6 +17,8 @@ from .executor import BuildStrategy, CompiledProgram, Executor, Scope, global_sc
 from .input import InputSpec, data  # noqa: F401
 from .io import load, load_inference_model, save, save_inference_model  # noqa: F401
 from .metric import accuracy  # noqa: F401
+from .persistent import create_global_var  # noqa: F401
+from ..nn.parameter import create_parameter  # noqa: F401
 from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401
                       program_guard)
 

@@ -114,10 +114,11 @@ class Program:
         return self._capture.snapshot(fetch, names)
 
     def _find_var(self, name, what):
-        """The tensor named `name`: an input, a parameter or a named result of this program."""
+        """The tensor named `name`: an input, a parameter, a persistable (optimizer state, global
+        var) or a named result of this program."""
         if name in self._data:
             return self._data[name][2]
-        for p in self._params:
+        for p in self._params + self._persistables:
             if p.name == name:
                 return p
         for t in ((self._source or self)._named.get(name), _NAMED.get(name)):
@@ -156,6 +157,27 @@ class Block:
     @property
     def vars(self):
         return {t.name: t for t in self.program.list_vars()}
+
+    @property
+    def ops(self):
+        """The program's ops in order (parameters excluded), each with Paddle's `type`
+        (`matmul`, `fused_adam_`, ...; IR-only ops keep their dialect: `builtin.combine`)."""
+        p = self.program
+        names = (p._source or p)._capture.op_names
+        names = [n for n in names if n != "builtin.parameter"]
+        if p._max_ops is not None:
+            names = names[:p._max_ops]
+        return [Operator(n[3:] if n.startswith("op.") else n) for n in names]
+
+
+class Operator:
+    """One op of a Block: its type."""
+
+    def __init__(self, type):  # noqa: A002 - Paddle's attribute name
+        self.type = type
+
+    def __repr__(self):
+        return f"Operator(type={self.type})"
 
 
 _main = [Program()]
