@@ -651,6 +651,8 @@ def test_error_arguments(static_mode):
         exe.run(before, feed={"x": np.ones(2, np.float32)}, fetch_list=[z])
     np.testing.assert_array_equal(
         exe.run(before, feed={"x": np.ones(2, np.float32)}, fetch_list=[y])[0], [2.0, 2.0])
+    with pytest.raises(ValueError, match="feed 'x' expected dtype float32, got float64"):
+        exe.run(main, feed={"x": [1.0, 2.0]}, fetch_list=[y])  # a list: numpy's float64
     with pytest.raises(ValueError, match="static.data: argument 'shape'"):
         with static.program_guard(main):
             static.data("w", [2, -3], "float32")

@@ -2,8 +2,9 @@
 
 run() compiles a snapshot of the program (its ops so far, the fetched values as outputs, the
 parameter updates) once per (program, program version, feed names, fetch list) and caches it;
-the compiled form is the program after DCE (inputs no fetched value needs are pruned) and
-lower-to-kernel, with the C++ executor (skiff/runtime/executor). Before each run the learning
+the compiled form is the program pruned (inputs no fetched value needs are dropped) and run
+through jit::CompiledProgram's pipeline (canonicalize, CSE, DCE, in-place updates,
+lower-to-kernel) with the C++ executor. Before each run the learning
 rates of static optimizers are written into their tensors, and a startup program with a
 random_seed reseeds the generator, so running it again reinitializes the same values."""
 import numpy as np
@@ -39,7 +40,7 @@ def _feed_tensor(program, name, value):
                             f"got {type(value).__name__}")
         t = None
         got_dtype = str(arr.dtype)
-    got_shape = list(value.shape)
+    got_shape = list(value.shape if t is not None else arr.shape)
     if got_dtype != dtype.name:
         raise ValueError(f"Executor.run: feed '{name}' expected dtype {dtype.name}, got "
                          f"{got_dtype}")
