@@ -126,6 +126,7 @@ class InferenceProgram:
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
+    """Writes path_prefix.pdmodel/.pdiparams: what computes fetch_vars from feed_vars."""
     from ..jit import safetensors
     from ..save_load import _write_atomic
     from .executor import _as_list
@@ -160,6 +161,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
+    """[program, feed names, fetch targets] from save_inference_model's (or jit.save's) files."""
     from ..jit import safetensors
     model, params_file = path_prefix + ".pdmodel", path_prefix + ".pdiparams"
     for f in (model, params_file):
