@@ -477,6 +477,33 @@ def test_block_ops_and_global_var(static_mode):
     np.testing.assert_array_equal(counter.numpy(), [5.0])
 
 
+def test_static_nn_layer_functions_train(static_mode):
+    paddle.seed(4)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        img = static.data("img", [None, 1, 6, 6], "float32")
+        ids = static.data("ids", [None, 3], "int64")
+        label = static.data("label", [None, 1], "int64")
+        h = static.nn.conv2d(img, num_filters=4, filter_size=3, padding=1, act="relu")
+        h = static.nn.batch_norm(h)
+        e = static.nn.embedding(ids, size=[10, 4])
+        feats = paddle.concat([paddle.flatten(h, 1), paddle.flatten(e, 1)], axis=1)
+        logits = static.nn.fc(feats, size=3)
+        loss = F.cross_entropy(logits, label)
+        paddle.optimizer.Adam(0.01).minimize(loss)
+    assert len(main.all_parameters()) == 2 + 4 + 1 + 2  # conv, bn (+2 stats), emb, fc
+    exe = static.Executor()
+    exe.run(startup)
+    rs = np.random.RandomState(0)
+    feed = {"img": rs.randn(16, 1, 6, 6).astype(np.float32),
+            "ids": rs.randint(0, 10, [16, 3]).astype(np.int64),
+            "label": rs.randint(0, 3, [16, 1]).astype(np.int64)}
+    losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(15)]
+    assert losses[-1] < 0.5 * losses[0]
+    with pytest.raises(ValueError, match="argument 'size'"):
+        static.nn.embedding(ids, size=[10])
+
+
 def test_global_block_and_scope(static_mode):
     main, startup = static.Program(), static.Program()
     with static.program_guard(main, startup):
