@@ -164,6 +164,42 @@ def test_compiled_program_runs_in_parallel_like_sequential():
     assert results[0] == results[1]
 
 
+def test_dropout_model_matches_dygraph_from_the_same_seed():
+    # The startup program reseeds and draws the initial values as the dygraph constructor
+    # does; the main program's dropout then draws what dygraph's forward draws.
+    x, y = _data()
+
+    def net():
+        return nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Dropout(0.3), nn.Linear(32, 1))
+
+    paddle.enable_static()
+    try:
+        paddle.seed(3)
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            xs = static.data("x", [None, 4], "float32")
+            ys = static.data("y", [None, 1], "float32")
+            loss = F.mse_loss(net()(xs), ys)
+            paddle.optimizer.Adam(0.01).minimize(loss)
+        exe = static.Executor()
+        exe.run(startup)
+        static_losses = [float(exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])[0])
+                         for _ in range(5)]
+    finally:
+        paddle.disable_static()
+    paddle.seed(3)
+    model = net()
+    opt = paddle.optimizer.Adam(0.01, parameters=model.parameters())
+    dygraph_losses = []
+    for _ in range(5):
+        loss = F.mse_loss(model(paddle.to_tensor(x)), paddle.to_tensor(y))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        dygraph_losses.append(float(loss))
+    np.testing.assert_allclose(static_losses, dygraph_losses, rtol=1e-6)
+
+
 def test_lr_scheduler_is_read_each_run():
     paddle.enable_static()
     try:
