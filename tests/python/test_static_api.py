@@ -389,6 +389,8 @@ def test_program_grows_between_runs(static_mode):
     with static.program_guard(main):
         z = y + 1.0
     np.testing.assert_array_equal(exe.run(main, feed={"x": x}, fetch_list=[z])[0], [3.0, 5.0])
+    assert len(exe._cache) == 1  # the entry of the smaller program was dropped
+    np.testing.assert_array_equal(exe.run(main, feed={"x": x}, fetch_list=[y])[0], [2.0, 4.0])
 
 
 def test_unneeded_inputs_need_no_feed(static_mode):

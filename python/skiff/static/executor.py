@@ -125,6 +125,9 @@ class Executor:
                                                 num_threads=max(threads, 1))
             entry = _Entry(compiled, [program] + [t for _, t in symbolic])
             if use_program_cache:
+                # The program grew: what was compiled for its earlier versions is not run again.
+                for k in [k for k in self._cache if k[0] == key[0] and k[1] != key[1]]:
+                    del self._cache[k]
                 self._cache[key] = entry
         compiled = entry.compiled
         for name in compiled.inputs:
