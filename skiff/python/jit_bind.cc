@@ -110,6 +110,13 @@ CapturedProgram pruned(const CapturedProgram& p) {
   return r;
 }
 
+/// The top-level ops of `p` in program order (Paddle's block.ops types).
+std::vector<std::string> op_names(const ir::Program& p) {
+  std::vector<std::string> out;
+  for (ir::Operation* op = p.block()->front(); op; op = op->next()) out.emplace_back(op->name());
+  return out;
+}
+
 /// The names of what CompiledProgram.run returns: the outputs that are not parameter updates.
 std::vector<std::string> returned_outputs(const jit::CompiledProgram& c) {
   std::vector<std::string> out;
@@ -175,15 +182,7 @@ void bind_jit(py::module_& m) {
           py::arg("tensor"))
       .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
       .def_property_readonly("op_names",
-                             [](PyCapture& s) {
-                               // The top-level ops in program order (Paddle's block.ops types).
-                               std::vector<std::string> out;
-                               for (ir::Operation* op = scope_of(s).program()->block()->front(); op;
-                                    op = op->next()) {
-                                 out.emplace_back(op->name());
-                               }
-                               return out;
-                             })
+                             [](PyCapture& s) { return op_names(*scope_of(s).program()); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
       .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {
