@@ -588,6 +588,12 @@ def test_save_and_load_restore_parameters_and_optimizer_state(static_mode, tmp_p
     other, _, _, _ = _regression_program()
     with pytest.raises(ValueError, match="no tensor for"):
         static.load(other, path)
+    state = static.load_program_state(path)
+    assert all(isinstance(v, np.ndarray) for v in state.values())
+    weight = main.all_parameters()[0]
+    state[weight.name] = np.zeros(weight.shape, np.float32)
+    static.set_program_state(main, state)
+    np.testing.assert_array_equal(weight.numpy(), 0.0)
 
 
 def test_inference_model_round_trip(static_mode, tmp_path):

@@ -15,7 +15,8 @@ from . import nn  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
 from .executor import BuildStrategy, CompiledProgram, Executor, Scope, global_scope  # noqa: F401
 from .input import InputSpec, data  # noqa: F401
-from .io import load, load_inference_model, save, save_inference_model  # noqa: F401
+from .io import (load, load_inference_model, load_program_state, save,  # noqa: F401
+                 save_inference_model, set_program_state)
 from .metric import accuracy  # noqa: F401
 from .persistent import create_global_var  # noqa: F401
 from ..nn.parameter import create_parameter  # noqa: F401

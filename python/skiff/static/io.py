@@ -16,7 +16,8 @@ from .. import _C
 from ..framework import Tensor
 from .program import Program, default_main_program
 
-__all__ = ["save", "load", "save_inference_model", "load_inference_model"]
+__all__ = ["save", "load", "load_program_state", "set_program_state", "save_inference_model",
+           "load_inference_model"]
 
 
 def _check_path(path, what):
@@ -44,33 +45,49 @@ def save(program, model_path, protocol=4, **configs):
     _write_atomic(model_path + ".pdmodel", str(program).encode())
 
 
-def load(program, model_path, executor=None, var_list=None):
-    """Copies model_path.pdparams (and .pdopt when present) into the program's tensors by name;
-    a saved name the program lacks, or a shape that differs, is an error."""
-    from ..nn._assign import assign_into
+def load_program_state(model_path, var_list=None):
+    """{name: ndarray} from model_path.pdparams (and .pdopt when present)."""
     from ..save_load import load as load_obj
+    files = [model_path + ".pdparams"]
+    if not os.path.exists(files[0]):
+        raise ValueError(f"static.load_program_state: {files[0]} does not exist")
+    if os.path.exists(model_path + ".pdopt"):
+        files.append(model_path + ".pdopt")
+    state = {}
+    for f in files:
+        state.update(load_obj(f, return_numpy=True))
+    return state
+
+
+def set_program_state(program, state_dict):
+    """Copies the arrays of `state_dict` into the program's tensors of the same names; a name
+    the program lacks, or a shape that differs, is an error."""
+    from ..nn._assign import assign_into
     from .program import outside_programs
+    if not isinstance(program, Program):
+        raise TypeError(f"static.set_program_state: argument 'program' expected a "
+                        f"skiff.static.Program, got {type(program).__name__}")
+    params, state = _persistables(program)
+    targets = {**params, **state}
+    with outside_programs():
+        for name, value in state_dict.items():
+            if name not in targets:
+                raise ValueError(f"static.load: '{name}' is saved, but the program has no "
+                                 f"tensor for it")
+            t = targets[name]
+            if list(value.shape) != list(t.shape):
+                raise ValueError(f"static.load: '{name}' expected shape {list(t.shape)}, got "
+                                 f"{list(value.shape)}")
+            assign_into(t, value)
+
+
+def load(program, model_path, executor=None, var_list=None):
+    """Copies model_path.pdparams (and .pdopt when present) into the program's tensors by name
+    (load_program_state + set_program_state)."""
     if not isinstance(program, Program):
         raise TypeError(f"static.load: argument 'program' expected a skiff.static.Program, got "
                         f"{type(program).__name__}")
-    params, state = _persistables(program)
-    targets = {**params, **state}
-    files = [model_path + ".pdparams"]
-    if os.path.exists(model_path + ".pdopt"):
-        files.append(model_path + ".pdopt")
-    if not os.path.exists(files[0]):
-        raise ValueError(f"static.load: {files[0]} does not exist")
-    with outside_programs():
-        for f in files:
-            for name, value in load_obj(f).items():
-                if name not in targets:
-                    raise ValueError(f"static.load: {f} holds '{name}', which the program has "
-                                     f"no tensor for")
-                t = targets[name]
-                if list(value.shape) != list(t.shape):
-                    raise ValueError(f"static.load: '{name}' expected shape {list(t.shape)}, "
-                                     f"got {list(value.shape)} in {f}")
-                assign_into(t, value)
+    set_program_state(program, load_program_state(model_path))
 
 
 class FetchTarget:
