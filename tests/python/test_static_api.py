@@ -683,12 +683,16 @@ def test_error_data_in_dynamic_mode():
         static.data("y", [2], "float32")
 
 
-def test_error_backward_of_dense_loss(static_mode):
-    with pytest.raises(TypeError, match="append_backward"):
+def test_error_backward_of_a_dense_tensor():
+    t = paddle.ones([1])  # dygraph: a tensor with data, of no program
+    paddle.enable_static()
+    try:
+        with pytest.raises(TypeError, match="append_backward: argument 'loss' .*dense Tensor"):
+            static.append_backward(t)
+        with pytest.raises(TypeError, match="gradients: argument 'targets'"):
+            static.gradients([t], [t])
+    finally:
         paddle.disable_static()
-        t = paddle.ones([1])
-        paddle.enable_static()
-        static.append_backward(t)
 
 
 def test_accuracy_top_k():
