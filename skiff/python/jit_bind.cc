@@ -91,14 +91,11 @@ CapturedProgram pruned(const CapturedProgram& p) {
   std::vector<std::pair<std::string, Tensor>> params;
   for (ir::Operation* op = r.program->block()->front(); op;) {
     ir::Operation* next = op->next();
-    if (op->name() == ir::op::DataOp::kName) {
-      if (op->use_empty()) {
-        op->erase();
-      } else {
-        r.inputs.push_back(ir::op::DataOp(op).name());
-      }
-    }
-    if (op->name() == ir::ParameterOp::kName) {  // only the parameters still used
+    if (op->name() == ir::op::DataOp::kName && op->use_empty()) {
+      op->erase();  // nothing below may touch `op`
+    } else if (op->name() == ir::op::DataOp::kName) {
+      r.inputs.push_back(ir::op::DataOp(op).name());
+    } else if (op->name() == ir::ParameterOp::kName) {  // only the parameters still used
       const std::string& name = ir::ParameterOp(op).param_name();
       for (const auto& p : r.params) {
         if (p.first == name) params.push_back(p);

@@ -687,7 +687,7 @@ def test_error_backward_of_a_dense_tensor():
     t = paddle.ones([1])  # dygraph: a tensor with data, of no program
     paddle.enable_static()
     try:
-        with pytest.raises(TypeError, match="append_backward: argument 'loss' .*dense Tensor"):
+        with pytest.raises(TypeError, match="append_backward: argument 'loss': .*dense Tensor"):
             static.append_backward(t)
         with pytest.raises(TypeError, match="gradients: argument 'targets'"):
             static.gradients([t], [t])
