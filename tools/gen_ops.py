@@ -1002,23 +1002,28 @@ def uses_only_meta(op, name):
     return True
 
 
+def capture_op_call(op, name):
+    """jit::capture_op(name, tensor lists per tensor argument, attributes) for the Tensor API."""
+    lists = []
+    for a in op.args:
+        if a.kind == "kTensor":
+            lists.append(f"{{{a.name}}}")
+        elif a.kind == "kTensorList":
+            lists.append(a.name)
+        elif a.kind == "kOptionalTensor":
+            lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
+    attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
+                      if not a.is_tensor)
+    return f"jit::capture_op({name}, {{{', '.join(lists)}}}, {{{attrs}}})"
+
+
 def gen_inplace_capture(op, aliased):
     """Inside a capture an in-place call is captured functionally (the out-of-place op, recorded
     for autograd as usual; an in-place-only op on copies of what it writes), then the written
     arguments are rebound to the results (jit::rebind_inplace)."""
     L = ["  if (jit::capturing()) [[unlikely]] {"]
     if op.inplace_only:
-        lists = []
-        for a in op.args:
-            if a.kind == "kTensor":
-                lists.append(f"{{{a.name}}}")
-            elif a.kind == "kTensorList":
-                lists.append(a.name)
-            elif a.kind == "kOptionalTensor":
-                lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
-        attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
-                          if not a.is_tensor)
-        L.append(f"    TensorLists c = jit::capture_op(kOp, {{{', '.join(lists)}}}, {{{attrs}}});")
+        L.append(f"    TensorLists c = {capture_op_call(op, 'kOp')};")
         results = [f"c[{j}]" if o.is_list else f"c[{j}][0]" for j, o in enumerate(op.outputs)]
     else:
         L.append(f"    auto r = skiff::{op.name}({', '.join(a.name for a in op.args)});")
@@ -1146,17 +1151,7 @@ def gen_api_fn(op):
     for o in op.outputs:
         L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name};")
     L.append("  if (jit::capturing()) [[unlikely]] {")
-    lists = []
-    for a in op.args:
-        if a.kind == "kTensor":
-            lists.append(f"{{{a.name}}}")
-        elif a.kind == "kTensorList":
-            lists.append(a.name)
-        elif a.kind == "kOptionalTensor":
-            lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
-    attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
-                      if not a.is_tensor)
-    L.append(f"    TensorLists c = jit::capture_op(\"{op.name}\", {{{', '.join(lists)}}}, {{{attrs}}});")
+    L.append(f"    TensorLists c = {capture_op_call(op, chr(34) + op.name + chr(34))};")
     for j, o in enumerate(op.outputs):
         L.append(f"    {o.name} = std::move(c[{j}]{'' if o.is_list else '[0]'});")
     L.append("  } else {")

@@ -353,3 +353,18 @@ EXCLUDED = {
     # Backward ops: the C++ consistency and gradient checks, and conv2d/pool2d's backward here.
     "conv2d_grad", "pool2d_grad",
 }
+
+
+def make_inputs(case, seed=0):
+    """The case's sample inputs as numpy arrays."""
+    rng = np.random.default_rng(seed)
+    return [i.make(rng) for i in case.inputs]
+
+
+def run_case(ops, case, tensors):
+    """The case's op (or its call) on `tensors`."""
+    return case.call(ops, *tensors) if case.call else getattr(ops, case.op)(*tensors)
+
+
+def flat(out):
+    return list(out) if isinstance(out, (list, tuple)) else [out]

@@ -5,22 +5,17 @@ import numpy as np
 import pytest
 
 import skiff
-from op_table import CASES
+from op_table import CASES, flat as _flat, make_inputs, run_case
 
 ops = skiff._C.ops
 
 
 def _inputs(case, seed=0):
-    rng = np.random.default_rng(seed)
-    return [i.make(rng) for i in case.inputs]
+    return make_inputs(case, seed)
 
 
 def _run(case, tensors):
-    return case.call(ops, *tensors) if case.call else getattr(ops, case.op)(*tensors)
-
-
-def _flat(out):
-    return list(out) if isinstance(out, (list, tuple)) else [out]
+    return run_case(ops, case, tensors)
 
 
 def _same(got, want, what):
