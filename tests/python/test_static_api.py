@@ -345,7 +345,7 @@ def test_fetch_by_name_and_cache(static_mode):
 
 def test_names_are_per_program(static_mode):
     lin = None
-    programs, grads = [], []
+    programs = []
     for scale in (1.0, 2.0):
         main, startup = static.Program(), static.Program()
         with static.program_guard(main, startup):
