@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ir/passes/passes.h"
@@ -87,18 +88,30 @@ CapturedProgram pruned(const CapturedProgram& p) {
   pm.add_pass(ir::create_dce_pass());
   pm.run(*r.program);
   r.inputs.clear();
+  std::vector<std::pair<std::string, Tensor>> params;
   for (ir::Operation* op = r.program->block()->front(); op;) {
     ir::Operation* next = op->next();
-    if (op->name() == ir::op::DataOp::kName) {
-      if (op->use_empty()) {
-        op->erase();
-      } else {
-        r.inputs.push_back(ir::op::DataOp(op).name());
+    if (op->name() == ir::op::DataOp::kName && op->use_empty()) {
+      op->erase();  // nothing below may touch `op`
+    } else if (op->name() == ir::op::DataOp::kName) {
+      r.inputs.push_back(ir::op::DataOp(op).name());
+    } else if (op->name() == ir::ParameterOp::kName) {  // only the parameters still used
+      const std::string& name = ir::ParameterOp(op).param_name();
+      for (const auto& p : r.params) {
+        if (p.first == name) params.push_back(p);
       }
     }
     op = next;
   }
+  r.params = std::move(params);
   return r;
+}
+
+/// The top-level ops of `p` in program order (Paddle's block.ops types).
+std::vector<std::string> op_names(const ir::Program& p) {
+  std::vector<std::string> out;
+  for (ir::Operation* op = p.block()->front(); op; op = op->next()) out.emplace_back(op->name());
+  return out;
 }
 
 /// The names of what CompiledProgram.run returns: the outputs that are not parameter updates.
@@ -148,13 +161,13 @@ void bind_jit(py::module_& m) {
       .def(
           "snapshot",
           [](PyCapture& s, py::handle fetch, const std::vector<std::string>& names,
-             bool with_updates, py::handle max_ops) {
+             bool with_updates, py::handle max_ops, bool for_test) {
             return PyProgram{std::make_shared<CapturedProgram>(scope_of(s).snapshot(
                 any_tensors(fetch, "Capture.snapshot", "fetch"), names, with_updates,
-                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>()))};
+                max_ops.is_none() ? SIZE_MAX : max_ops.cast<size_t>(), for_test))};
           },
           py::arg("fetch"), py::arg("names"), py::arg("with_updates") = true,
-          py::arg("max_ops") = py::none(),
+          py::arg("max_ops") = py::none(), py::arg("for_test") = false,
           "A finished copy of the program so far with `fetch` as extra outputs (the capture "
           "goes on)")
       .def(
@@ -165,6 +178,8 @@ void bind_jit(py::module_& m) {
           },
           py::arg("tensor"))
       .def_property_readonly("num_ops", [](PyCapture& s) { return scope_of(s).num_ops(); })
+      .def_property_readonly("op_names",
+                             [](PyCapture& s) { return op_names(*scope_of(s).program()); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
       .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
       .def("finish", [](PyCapture& s) {

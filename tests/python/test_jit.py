@@ -350,3 +350,105 @@ def test_jit_save_and_load_errors(tmp_path):
         f.truncate(12)
     with pytest.raises(ValueError, match=r"header of \d+ bytes runs past the end"):
         paddle.jit.load(path)
+
+
+@pytest.mark.parametrize("opt_name", ["SGD", "Momentum", "Adam", "AdamW"])
+@pytest.mark.parametrize("scheduled", [False, True])
+def test_whole_training_step_as_one_program(opt_name, scheduled):
+    def train(static):
+        paddle.seed(4)
+        m = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
+        lr = paddle.optimizer.lr.StepDecay(0.05, step_size=2, gamma=0.5) if scheduled else 0.05
+        opt = getattr(paddle.optimizer, opt_name)(learning_rate=lr, parameters=m.parameters())
+
+        def step(x, y):
+            loss = F.mse_loss(m(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            return loss
+
+        if static:
+            step = paddle.jit.to_static(step)
+        losses = []
+        for x, y in _batches(6, [(16, 8), (16, 4)]):
+            losses.append(float(step(x, y)))
+            if scheduled:
+                lr.step()
+        return losses, step, opt
+
+    eager, _, opt_e = train(False)
+    static, step, opt_s = train(True)
+    assert static == eager
+    assert step.num_captures == 1
+    program = str(step.concrete_program.main_program)
+    assert "fused_" in program and step.concrete_program.backward_program is None
+    if opt_name.startswith("Adam"):  # the step counters advanced once per run
+        assert list(opt_s._steps.values()) == list(opt_e._steps.values()) == [6] * 4
+
+
+def test_whole_llama_training_step_as_one_program():
+    from model import Llama, LlamaConfig
+
+    cfg = LlamaConfig(vocab_size=64, dim=32, n_layers=2, n_heads=2, hidden_dim=64,
+                      max_seq_len=16)
+
+    def train(static):
+        paddle.seed(11)
+        model = Llama(cfg)
+        opt = paddle.optimizer.AdamW(learning_rate=3e-3, parameters=model.parameters())
+
+        def step(idx, tgt):
+            loss = model.loss(idx, tgt)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            return loss
+
+        if static:
+            step = paddle.jit.to_static(step)
+        rng = np.random.default_rng(3)
+        losses = []
+        for _ in range(4):
+            idx = paddle.to_tensor(rng.integers(0, 64, (2, 16)).astype("int64"))
+            tgt = paddle.to_tensor(rng.integers(0, 64, (2, 16)).astype("int64"))
+            losses.append(float(step(idx, tgt)))
+        return losses
+
+    np.testing.assert_allclose(train(True), train(False), rtol=1e-6)
+
+
+def test_cnn_with_dict_outputs_and_keyword_constants():
+    class CNN(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2D(3, 8, 3, padding=1)
+            self.bn = nn.BatchNorm2D(8)
+            self.pool = nn.MaxPool2D(2)
+            self.fc = nn.Linear(8 * 4 * 4, 10)
+
+        def forward(self, x, scale=1.0):
+            h = self.pool(F.relu(self.bn(self.conv(x))))
+            h = h.reshape([x.shape[0], -1])
+            return {"logits": self.fc(h) * scale, "feat": h}
+
+    def run(static):
+        paddle.seed(0)
+        m = CNN()
+        if static:
+            m = paddle.jit.to_static(m)
+        opt = paddle.optimizer.Momentum(0.01, parameters=m.parameters())
+        rng = np.random.default_rng(1)
+        losses = []
+        for _ in range(3):
+            x = paddle.to_tensor(rng.standard_normal((4, 3, 8, 8)).astype("float32"))
+            y = paddle.to_tensor(rng.integers(0, 10, (4,)).astype("int64"))
+            out = m(x, scale=0.5)
+            loss = F.cross_entropy(out["logits"], y) + out["feat"].mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        return losses
+
+    assert run(True) == run(False)

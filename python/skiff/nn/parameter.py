@@ -28,6 +28,8 @@ class EagerParamBase(Tensor):
         self.need_clip = need_clip
         self.is_distributed = is_distributed
         self.trainable = trainable
+        from ..static.program import register_parameter
+        register_parameter(self)
 
     @property
     def trainable(self):

@@ -2,8 +2,9 @@
 
 run() compiles a snapshot of the program (its ops so far, the fetched values as outputs, the
 parameter updates) once per (program, program version, feed names, fetch list) and caches it;
-the compiled form is the program after DCE (inputs no fetched value needs are pruned) and
-lower-to-kernel, with the C++ executor (skiff/runtime/executor). Before each run the learning
+the compiled form is the program pruned (inputs no fetched value needs are dropped) and run
+through jit::CompiledProgram's pipeline (canonicalize, CSE, DCE, in-place updates,
+lower-to-kernel) with the C++ executor. Before each run the learning
 rates of static optimizers are written into their tensors, and a startup program with a
 random_seed reseeds the generator, so running it again reinitializes the same values."""
 import numpy as np
@@ -12,7 +13,7 @@ from .. import _C
 from ..framework import Tensor
 from .program import Program, default_main_program, outside_programs
 
-__all__ = ["Executor", "Scope", "global_scope"]
+__all__ = ["Executor", "CompiledProgram", "BuildStrategy", "Scope", "global_scope"]
 
 
 def _as_list(x):
@@ -39,7 +40,7 @@ def _feed_tensor(program, name, value):
                             f"got {type(value).__name__}")
         t = None
         got_dtype = str(arr.dtype)
-    got_shape = list(value.shape)
+    got_shape = list(value.shape if t is not None else arr.shape)
     if got_dtype != dtype.name:
         raise ValueError(f"Executor.run: feed '{name}' expected dtype {dtype.name}, got "
                          f"{got_dtype}")
@@ -49,6 +50,30 @@ def _feed_tensor(program, name, value):
         from .. import to_tensor
         t = to_tensor(np.ascontiguousarray(arr))
     return t
+
+
+class BuildStrategy:
+    """Paddle's build options. Every compiled program here gets canonicalize, CSE, DCE and
+    in-place parameter updates; num_threads sets the parallel executor's threads."""
+
+    def __init__(self):
+        self.num_threads = 2
+
+
+class CompiledProgram:
+    """Paddle's static.CompiledProgram: `program` run by the parallel executor (instructions
+    whose inputs are ready run on a thread pool; random ops keep their order, so results equal
+    a sequential run)."""
+
+    def __init__(self, program, build_strategy=None):
+        if not isinstance(program, Program):
+            raise TypeError(f"CompiledProgram: argument 'program' expected a "
+                            f"skiff.static.Program, got {type(program).__name__}")
+        if build_strategy is not None and not isinstance(build_strategy, BuildStrategy):
+            raise TypeError(f"CompiledProgram: argument 'build_strategy' expected a "
+                            f"BuildStrategy, got {type(build_strategy).__name__}")
+        self._program = program
+        self._build_strategy = build_strategy or BuildStrategy()
 
 
 class _Entry:
@@ -70,6 +95,13 @@ class Executor:
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True):
         program = default_main_program() if program is None else program
+        threads = 0  # sequential
+        if isinstance(program, CompiledProgram):
+            threads = max(1, int(program._build_strategy.num_threads))
+            program = program._program
+        from .io import InferenceProgram
+        if isinstance(program, InferenceProgram):
+            return program._run({} if feed is None else feed, fetch_list, return_numpy)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: argument 'program' expected a skiff.static.Program, "
                             f"got {type(program).__name__}")
@@ -84,13 +116,18 @@ class Executor:
         targets = [self._fetch_target(program, f, i) for i, f in enumerate(_as_list(fetch_list))]
         symbolic = [(i, t) for i, t in enumerate(targets) if t.is_symbolic]
         key = (id(program), program._version(), tuple(sorted(feed)),
-               tuple(id(t) for _, t in symbolic))
+               tuple(id(t) for _, t in symbolic), threads)
         entry = self._cache.get(key) if use_program_cache else None
         if entry is None:
             snapshot = program._snapshot([t for _, t in symbolic],
                                          [f"fetch{i}" for i, _ in symbolic])
-            entry = _Entry(snapshot.prune().compile(), [program] + [t for _, t in symbolic])
+            compiled = snapshot.prune().compile(parallel=threads > 0,
+                                                num_threads=max(threads, 1))
+            entry = _Entry(compiled, [program] + [t for _, t in symbolic])
             if use_program_cache:
+                # The program grew: what was compiled for its earlier versions is not run again.
+                for k in [k for k in self._cache if k[0] == key[0] and k[1] != key[1]]:
+                    del self._cache[k]
                 self._cache[key] = entry
         compiled = entry.compiled
         for name in compiled.inputs:

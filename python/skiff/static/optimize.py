@@ -7,6 +7,7 @@ optimizer.get_lr() (an LRScheduler's current value, as Paddle does), scaled per 
 inside the program; Adam's step is a persistent counter the program increments. Moments and the
 counter are initialized by the startup program."""
 from .. import _C, float32, no_grad
+from ..nn import unique_name
 from ..nn.functional._common_ops import ops as _ops
 from .backward import append_backward
 from .persistent import create_persistent
@@ -18,7 +19,8 @@ __all__ = ["minimize"]
 class _StaticStep:
     """What an optimizer's _apply needs from the program being built."""
 
-    def __init__(self, program, startup):
+    def __init__(self, opt, program, startup):
+        self.opt = opt
         self.program = program
         self.startup = startup
         with outside_programs():
@@ -26,8 +28,10 @@ class _StaticStep:
         self._step = None
 
     def persistent(self, shape, fill_value, dtype):
-        return create_persistent(shape, dtype, lambda: _ops.full(shape, fill_value, dtype),
-                                 self.startup)
+        t = create_persistent(shape, dtype, lambda: _ops.full(shape, fill_value, dtype),
+                              self.startup)
+        self.program._persistables.append(t)  # static.save writes it to .pdopt
+        return t
 
     def lr_tensor(self, multiplier):
         return self.lr if multiplier == 1.0 else _ops.scale(self.lr, float(multiplier), 0.0, True)
@@ -36,6 +40,7 @@ class _StaticStep:
         """The step number of this run (the counter, incremented once per run)."""
         if self._step is None:
             counter = self.persistent([], 0.0, float32)
+            counter.name = unique_name.generate(f"{type(self.opt).__name__.lower()}_step")
             self._step = _ops.scale(counter, 1.0, 1.0, True)
             _C.jit.update_parameter(counter, self._step)
         return self._step
@@ -51,7 +56,7 @@ def minimize(opt, loss, startup_program=None, parameters=None, no_grad_set=None)
         opt._param_groups[0]["params"] = [p for p, _ in params_grads]
         opt._parameter_list = list(opt._param_groups[0]["params"])
     grads = {id(p): g for p, g in params_grads}
-    opt._static = _StaticStep(program, startup)
+    opt._static = _StaticStep(opt, program, startup)
     try:
         with building(program), no_grad():
             for group in opt._param_groups:

@@ -4,10 +4,9 @@ Each is a dense tensor, allocated eagerly, that programs read through builtin.pa
 write through updates. Its initial value is recorded in a startup program (initializer ops plus
 an update), so exe.run(startup) (re)initializes it, drawing from the generator in creation
 order as a dygraph model's constructor does."""
-from .. import framework
 from .program import building, default_startup_program, outside_programs
 
-__all__ = ["record_initializer", "create_persistent"]
+__all__ = ["record_initializer", "create_persistent", "create_global_var"]
 
 
 def record_initializer(t, init, startup_program=None):
@@ -30,5 +29,19 @@ def create_persistent(shape, dtype, init, startup_program=None):
     return record_initializer(t, init, startup_program)
 
 
-def in_static_mode():
-    return not framework.in_dynamic_mode()
+def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
+    """Paddle's static.create_global_var: a tensor of `shape` filled with `value` by the startup
+    program, which programs read and may write (an in-place op on it becomes an update)."""
+    from .. import full
+    from .program import default_main_program
+    shape = [int(s) for s in shape]
+    t = create_persistent(shape, dtype, lambda: full(shape, value, dtype))
+    t.name = name or _unique("global_var")
+    t.persistable = persistable
+    default_main_program()._persistables.append(t)
+    return t
+
+
+def _unique(key):
+    from ..nn import unique_name
+    return unique_name.generate(key)

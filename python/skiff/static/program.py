@@ -4,11 +4,11 @@ A Program owns a capture: while it is the innermost active one, every op called 
 symbolic tensors appends an IR op instead of running. enable_static() activates the default
 main program; program_guard(main, startup) activates `main` on top of it and makes `startup`
 the program that records parameter initializers. Activation follows a stack (_ACTIVE), so
-guards nest and eager work (creating a parameter's dense tensor) can step outside all of them.
+guards nest; eager work (creating a parameter's dense tensor) sets them aside (_C.jit.suspend).
 
 A Program is never finished: Executor.run compiles a snapshot (a copy with the fetched values as
 outputs), so ops can still be appended and the program run again. clone() gives a Program that
-snapshots a prefix of its source (for_test: without the parameter updates)."""
+snapshots a prefix of its source (for_test: without the parameter updates, dropout off)."""
 import contextlib
 import weakref
 
@@ -20,7 +20,8 @@ __all__ = ["Program", "Block", "program_guard", "default_main_program",
            "default_startup_program"]
 
 _ACTIVE = []  # Programs whose captures are active, innermost last
-_NAMED = weakref.WeakValueDictionary()  # name -> symbolic tensor named by the user or Tensor.name
+_NAMED = weakref.WeakValueDictionary()  # name -> a named symbolic tensor of no program built now
+_PARAMETERS = weakref.WeakValueDictionary()  # id -> every live parameter (nn.Parameter)
 _global_seed = [0]  # set by skiff.seed; new Programs take it as random_seed (Paddle's global_seed)
 
 
@@ -31,7 +32,9 @@ class Program:
         self._capture = _C.jit.Capture()
         self.random_seed = _global_seed[0]
         self._data = {}  # name -> (shape, dtype, tensor): the program's inputs
+        self._named = {}  # name -> its tensor (Tensor.name, @GRAD): they live with the program
         self._params = []  # parameters created while this was the main program
+        self._persistables = []  # other tensors its runs keep (optimizer moments, counters)
         self._initializers = 0  # persistent tensors this program (a startup program) initializes
         self._lr_vars = []  # (optimizer, lr tensor): the learning rate written before each run
         self._source = None  # for a clone: the program it copies a prefix of
@@ -53,14 +56,29 @@ class Program:
         return 1
 
     def all_parameters(self):
-        return list(self._params)
+        """The parameters made for this program, then the others its ops read (a layer made
+        eagerly or under another program), in the order the program first used them."""
+        out = list(self._params)
+        seen = {id(p) for p in out}
+        by_data = {}
+        for p in list(_PARAMETERS.values()):
+            if id(p) not in seen:
+                by_data.setdefault(p.data_ptr(), []).append(p)
+        for _, t in (self._source or self)._capture.params:
+            for p in by_data.get(t.data_ptr(), ()):
+                if id(p) not in seen and p._is_same(t):
+                    seen.add(id(p))
+                    out.append(p)
+        return out
 
     def list_vars(self):
         return [t for _, _, t in self._data.values()] + list(self._params)
 
     def clone(self, for_test=False):
         """A copy of the program as it is now; ops appended to this program later are not in
-        it. for_test drops the parameter updates (the optimizer step), as Paddle's test clone."""
+        it. for_test drops the parameter updates (the optimizer step) and runs dropout in
+        inference mode, as Paddle's test clone. (Layers whose mode is decided in Python, such
+        as BatchNorm, follow layer.eval() at build time.)"""
         source = self._source or self
         c = Program.__new__(Program)
         c.__dict__.update(self.__dict__)
@@ -70,6 +88,7 @@ class Program:
         c._for_test = bool(for_test) or self._for_test
         c._data = dict(self._data)
         c._params = list(self._params)
+        c._persistables = list(self._persistables)
         c._lr_vars = [] if c._for_test else list(self._lr_vars)
         return c
 
@@ -91,19 +110,20 @@ class Program:
     def _snapshot(self, fetch, names):
         if self._source is not None:
             return self._source._capture.snapshot(fetch, names, not self._for_test,
-                                                  self._max_ops)
+                                                  self._max_ops, self._for_test)
         return self._capture.snapshot(fetch, names)
 
     def _find_var(self, name, what):
-        """The tensor named `name`: an input, a parameter or a named result of this program."""
+        """The tensor named `name`: an input, a parameter, a persistable (optimizer state, global
+        var) or a named result of this program."""
         if name in self._data:
             return self._data[name][2]
-        for p in self._params:
+        for p in self._params + self._persistables:
             if p.name == name:
                 return p
-        t = _NAMED.get(name)
-        if t is not None and self._owns(t):
-            return t
+        for t in ((self._source or self)._named.get(name), _NAMED.get(name)):
+            if t is not None and self._owns(t):
+                return t
         raise ValueError(f"{what}: no variable named '{name}' in the program (inputs: "
                          f"{sorted(self._data)})")
 
@@ -137,6 +157,27 @@ class Block:
     @property
     def vars(self):
         return {t.name: t for t in self.program.list_vars()}
+
+    @property
+    def ops(self):
+        """The program's ops in order (parameters excluded), each with Paddle's `type`
+        (`matmul`, `fused_adam_`, ...; IR-only ops keep their dialect: `builtin.combine`)."""
+        p = self.program
+        names = (p._source or p)._capture.op_names
+        names = [n for n in names if n != "builtin.parameter"]
+        if p._max_ops is not None:
+            names = names[:p._max_ops]
+        return [Operator(n[3:] if n.startswith("op.") else n) for n in names]
+
+
+class Operator:
+    """One op of a Block: its type."""
+
+    def __init__(self, type):  # noqa: A002 - Paddle's attribute name
+        self.type = type
+
+    def __repr__(self):
+        return f"Operator(type={self.type})"
 
 
 _main = [Program()]
@@ -182,15 +223,9 @@ def building(program):
 
 @contextlib.contextmanager
 def outside_programs():
-    """Runs the block eagerly (no capture active), then restores the active programs."""
-    saved = list(_ACTIVE)
-    for p in reversed(saved):
-        _deactivate(p)
-    try:
+    """Runs the block eagerly (the captures set aside, then restored)."""
+    with _C.jit.suspend():
         yield
-    finally:
-        for p in saved:
-            _activate(p)
 
 
 def _enter_static():
@@ -210,7 +245,17 @@ def _on_seed(seed):
     _startup[0].random_seed = seed
 
 
+def register_parameter(p):
+    """Every nn.Parameter is known here, so a program can find those its ops read."""
+    _PARAMETERS[id(p)] = p
+
+
 def _register_name(name, t):
+    """Records the name of a symbolic tensor in its program (fetch_list by name)."""
+    for p in _ACTIVE[::-1] + [_main[0]]:
+        if p._capture is not None and p._capture.owns(t):
+            p._named[name] = t
+            return
     _NAMED[name] = t
 
 

@@ -32,6 +32,24 @@ Tensor filled_like(const TensorMeta& meta, const Place& place, double value) {
   return Tensor(place.is_cpu() ? std::move(d) : d.copy_to(place));
 }
 
+bool has_dynamic_dim(const Dims& dims) {
+  for (int i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0) return true;
+  }
+  return false;
+}
+
+// The gradient of output `i` of `node` that no gradient reached: zeros of the output's shape.
+// Captured with sizes known only at run time, the zeros take the output's run-time shape.
+Tensor zero_grad(GradNode* node, size_t i) {
+  const TensorMeta& meta = node->output_metas()[i];
+  if (jit::capturing() && has_dynamic_dim(meta.dims)) {
+    Tensor out = jit::remembered_output(node, i);
+    if (out.defined()) return skiff::zeros_like(out);
+  }
+  return filled_like(meta, node->place(), 0);
+}
+
 struct NodeState {
   std::vector<Tensor> grads;  // summed gradient per forward output of the node
   int dependencies = 0;
@@ -157,7 +175,7 @@ class GraphTask {
     }
     if (!node->handles_undefined_grads()) {
       for (size_t i = 0; i < grads.size(); ++i) {
-        if (!grads[i].defined()) grads[i] = filled_like(node->output_metas()[i], node->place(), 0);
+        if (!grads[i].defined()) grads[i] = zero_grad(node, i);
       }
     }
     std::vector<Tensor> input_grads;
@@ -211,7 +229,10 @@ std::vector<Tensor> seed_grads(const std::vector<Tensor>& outputs,
                     grad_outputs[i].dims());
       seeds.push_back(grad_outputs[i]);
     } else {
-      seeds.push_back(filled_like({out.dtype(), out.dims()}, out.place(), 1.0));
+      // Captured with run-time sizes, the seed takes the output's run-time shape.
+      seeds.push_back(jit::capturing() && has_dynamic_dim(out.dims())
+                          ? skiff::full_like(out, Scalar(1.0))
+                          : filled_like({out.dtype(), out.dims()}, out.place(), 1.0));
     }
   }
   return seeds;

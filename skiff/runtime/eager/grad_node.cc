@@ -5,6 +5,7 @@
 #include "skiff/ops/generated/api.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/inplace.h"
+#include "skiff/runtime/jit/capture_state.h"
 
 namespace skiff::autograd {
 
@@ -80,6 +81,7 @@ void set_history(const std::shared_ptr<GradNode>& node, const std::vector<const 
     m.grad_node = node;
     m.output_nr = static_cast<uint32_t>(i);
   }
+  if (jit::capturing()) jit::remember_outputs(node, outputs);
 }
 
 bool should_record(std::initializer_list<const Tensor*> inputs) {

@@ -230,7 +230,7 @@ size_t CaptureScope::num_ops() const {
 
 CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
                                        const std::vector<std::string>& names, bool with_updates,
-                                       size_t max_ops) const {
+                                       size_t max_ops, bool for_test) const {
   SKIFF_ENFORCE(program_ != nullptr, kPrecondition, "capture", "snapshot", "an unfinished capture",
                 "a finished one");
   SKIFF_ENFORCE(fetch.size() == names.size(), kInvalidArgument, "capture", "names",
@@ -245,7 +245,10 @@ CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
     const bool param = op->name() == ir::ParameterOp::kName;
     if (!param && kept == max_ops) continue;
     kept += !param;
-    b.clone(op, map);
+    ir::Operation* copy = b.clone(op, map);
+    if (for_test && copy->name() == "op.dropout") {
+      copy->set_attr("is_test", ir::BoolAttr::get(ctx_.get(), true));
+    }
   }
   for (size_t i = 0; i < fetch.size(); ++i) {
     const SymbolicTensor* s = as_symbolic(fetch[i]);
@@ -360,6 +363,31 @@ void rebind_inplace(const char* op, const char* arg, const std::vector<Tensor>& 
   SKIFF_ENFORCE(targets.size() == values.size(), kInvalidArgument, op, arg,
                 str(values.size(), " tensors"), targets.size());
   for (size_t i = 0; i < targets.size(); ++i) rebind_inplace(op, arg, targets[i], values[i]);
+}
+
+void remember_outputs(const std::shared_ptr<const void>& owner,
+                      const std::vector<Tensor*>& outputs) {
+  CaptureScope* scope = CaptureScope::current();
+  if (scope == nullptr) return;
+  bool dynamic = false;
+  for (const Tensor* t : outputs) {
+    for (int d = 0; t->defined() && d < t->rank(); ++d) dynamic = dynamic || t->dims()[d] < 0;
+  }
+  if (!dynamic) return;
+  std::vector<Tensor> outs;
+  for (const Tensor* t : outputs) {
+    const SymbolicTensor* s = as_symbolic(*t);
+    outs.push_back(s ? symbolic_copy(*s) : Tensor());  // no autograd state: no reference cycle
+  }
+  scope->node_outputs_[owner.get()] = {owner, std::move(outs)};
+}
+
+Tensor remembered_output(const void* node, size_t i) {
+  CaptureScope* scope = CaptureScope::current();
+  if (scope == nullptr) return Tensor();
+  auto it = scope->node_outputs_.find(node);
+  if (it == scope->node_outputs_.end() || it->second.first.lock().get() != node) return Tensor();
+  return i < it->second.second.size() ? it->second.second[i] : Tensor();
 }
 
 std::vector<Tensor> gradients(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,

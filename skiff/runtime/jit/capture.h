@@ -115,9 +115,11 @@ class CaptureScope {
   /// are not parameters (all by default; a Program.clone taken earlier keeps fewer), the
   /// symbolic tensors `fetch` as extra outputs named `names`, and, with `with_updates`, the
   /// parameter updates whose values lie in the copy. A fetched tensor of another program, or
-  /// one made after the first `max_ops` ops, is an error naming `names[i]`.
+  /// one made after the first `max_ops` ops, is an error naming `names[i]`. `for_test` switches
+  /// dropout to inference (Paddle's Program.clone(for_test=True)).
   CapturedProgram snapshot(const std::vector<Tensor>& fetch, const std::vector<std::string>& names,
-                           bool with_updates = true, size_t max_ops = SIZE_MAX) const;
+                           bool with_updates = true, size_t max_ops = SIZE_MAX,
+                           bool for_test = false) const;
   /// True when `t` is a symbolic tensor of this program.
   bool owns(const Tensor& t) const;
   /// Number of ops so far that are not parameters (the `max_ops` of snapshot).
@@ -131,6 +133,11 @@ class CaptureScope {
   std::unordered_map<const TensorImpl*, ir::Value> params_;
   std::unordered_map<const TensorImpl*, ir::Value> written_;  // dense tensor -> its new value
   std::vector<Tensor> written_order_;
+  // grad node -> (the node, its symbolic outputs): see jit::remember_outputs
+  std::unordered_map<const void*, std::pair<std::weak_ptr<const void>, std::vector<Tensor>>>
+      node_outputs_;
+  friend void remember_outputs(const std::shared_ptr<const void>&, const std::vector<Tensor*>&);
+  friend Tensor remembered_output(const void*, size_t);
   // The gradients parameters had when the capture first saw them: a backward inside the
   // capture gives them symbolic gradients, which must not outlive it.
   std::vector<std::pair<Tensor, Tensor>> grads_before_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,5 +51,15 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
 void rebind_inplace(const char* op, const char* arg, const Tensor& target, const Tensor& value);
 void rebind_inplace(const char* op, const char* arg, const std::vector<Tensor>& targets,
                     const std::vector<Tensor>& values);
+
+/// Static autodiff with sizes known only at run time (a None batch dim): while capturing, the
+/// autograd recorder remembers the symbolic outputs of a grad node that have a dynamic dim, so
+/// the engine can fill an output gradient nothing reached with zeros of the output's run-time
+/// shape (zeros_like) rather than of a static shape. `node` keys the table; `owner` (the node's
+/// shared_ptr) guards against a reused address.
+void remember_outputs(const std::shared_ptr<const void>& owner,
+                      const std::vector<Tensor*>& outputs);
+/// Output `i` of the grad node at `node`, remembered above; undefined when none was.
+Tensor remembered_output(const void* node, size_t i);
 
 }  // namespace skiff::jit

@@ -67,8 +67,14 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         from .._assign import assign_into as update_in_place
         with _no_grad():
             m = _ops.reshape(mean.detach(), [x.shape[axis]])
-            unbiased = _ops.scale(_ops.reshape(var.detach(), [x.shape[axis]]),
-                                  n / max(n - 1, 1), 0.0, True)
+            v = _ops.reshape(var.detach(), [x.shape[axis]])
+            if any(x.shape[i] < 0 for i in reduce_axes):  # a static program's None dim: the
+                # count is known only at run time
+                count = _ops.sum(_ops.ones_like(x, v.dtype), reduce_axes)
+                unbiased = _ops.multiply(v, _ops.divide(count, _ops.maximum(
+                    _ops.scale(count, 1.0, -1.0, True), _ops.ones_like(count))))
+            else:
+                unbiased = _ops.scale(v, n / max(n - 1, 1), 0.0, True)
             new_mean = _ops.add(_ops.scale(running_mean, momentum, 0.0, True),
                                 _ops.scale(_ops.cast(m, running_mean.dtype), 1.0 - momentum,
                                            0.0, True))

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "op_db.h"
 #include "skiff/core/generator.h"
@@ -270,6 +271,22 @@ TEST(StaticAutodiff, DynamicBatchDimGradientsMatchEager) {
   EXPECT_EQ(f.num_captures(), 1);
 }
 
+// An output no gradient reaches (dropout's mask) gets zeros of its run-time shape, and the seed
+// of a loss with a None dim takes the loss's run-time shape.
+TEST(StaticAutodiff, DynamicDimZeroGradientsAndSeeds) {
+  jit::StaticFunction f(
+      [](const std::vector<Tensor>& in) {
+        Tensor x = in[0];
+        autograd::ensure_autograd_meta(x).stop_gradient = false;
+        Tensor out = std::get<0>(dropout(x, 0.0f, false, "upscale_in_train", 0));
+        return jit::gradients({multiply(out, out)}, {x});  // seed: ones of x's run-time shape
+      },
+      {{{-1, 3}, DType::kFloat32, "x"}});
+  Tensor x(make_tensor(Dims{2, 3}, DType::kFloat32, {1, 2, 3, 4, 5, 6}));
+  std::vector<Tensor> g = f({x});
+  EXPECT_EQ(to_doubles(g[0].dense()), (std::vector<double>{2, 4, 6, 8, 10, 12}));
+}
+
 // A captured training step is ordinary IR: printed and parsed back, it runs to the same values
 // (the basis of saving programs).
 TEST(StaticCapture, CapturedProgramRoundTripsThroughText) {
@@ -361,6 +378,62 @@ TEST(StaticCapture, InplaceOpsRebindTheirTargets) {
               std::string::npos)
         << e.what();
   }
+}
+
+std::string error_text(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// paddle.static's Executor.run compiles snapshots of a program still being built: a copy with
+// the fetch list as outputs and the updates written so far, or a prefix (Program.clone).
+TEST(StaticCapture, SnapshotsOfAProgramUnderConstruction) {
+  Tensor w(make_tensor(Dims{2}, DType::kFloat32, {1, 2}));
+  jit::CaptureScope c(jit::default_context(), jit::CaptureScope::Activation::kLater);
+  c.activate();
+  Tensor x = c.input({{2}, DType::kFloat32, "x"});
+  Tensor y = multiply(x, w);
+  const size_t prefix = c.num_ops();  // data, multiply
+  Tensor z = add(y, x);
+  add_(w, y);  // w := w + x * w after each run of a copy that keeps updates
+  c.deactivate();
+  EXPECT_TRUE(c.owns(y));
+  EXPECT_FALSE(c.owns(w));
+  EXPECT_EQ(prefix, 2u);
+
+  Tensor feed(make_tensor(Dims{2}, DType::kFloat32, {3, 4}));
+  jit::CompiledProgram full(c.snapshot({y, z}, {"y", "z"}));
+  EXPECT_EQ(full.program().updates.size(), 1u);
+  std::vector<Tensor> r = full.run({feed});
+  EXPECT_EQ(to_doubles(r[0].dense()), (std::vector<double>{3, 8}));
+  EXPECT_EQ(to_doubles(r[1].dense()), (std::vector<double>{6, 12}));
+  EXPECT_EQ(to_doubles(w.dense()), (std::vector<double>{4, 10}));
+
+  // A prefix without updates (a test clone): z and the write to w are not in it.
+  jit::CompiledProgram head(c.snapshot({y}, {"y"}, /*with_updates=*/false, prefix));
+  EXPECT_TRUE(head.program().updates.empty());
+  EXPECT_EQ(to_doubles(head.run({feed})[0].dense()), (std::vector<double>{12, 40}));
+  EXPECT_EQ(to_doubles(w.dense()), (std::vector<double>{4, 10}));
+  EXPECT_NE(error_text([&] { c.snapshot({z}, {"z"}, true, prefix); })
+                .find("fetch_list[0] (z)' expected a tensor of the program being run, got a "
+                      "tensor added after the program was cloned"),
+            std::string::npos);
+
+  // Tensors of another program: refused when fetched and when used by an op.
+  jit::CaptureScope other(jit::default_context(), jit::CaptureScope::Activation::kLater);
+  other.activate();
+  Tensor o = other.input({{2}, DType::kFloat32, "o"});
+  EXPECT_NE(error_text([&] { relu(x); }).find("got a tensor of another program"),
+            std::string::npos);
+  other.deactivate();
+  EXPECT_NE(error_text([&] { c.snapshot({o}, {"o"}); }).find("got a tensor of another program"),
+            std::string::npos);
+  EXPECT_NE(error_text([&] { c.snapshot({w}, {"w"}); }).find("got a dense tensor"),
+            std::string::npos);
 }
 
 TEST(StaticAutodiff, HigherOrderGradients) {
