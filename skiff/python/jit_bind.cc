@@ -216,13 +216,15 @@ void bind_jit(py::module_& m) {
           "Forward and backward programs (Paddle's split for to_static training)")
       .def(
           "compile",
-          [](const PyProgram& p, bool parallel, int num_threads) {
+          [](const PyProgram& p, bool parallel, int num_threads, bool in_place_updates) {
             executor::ExecutorOptions options;
             options.parallel = parallel;
             options.num_threads = num_threads;
-            return std::make_shared<jit::CompiledProgram>(jit::clone_program(p.get()), options);
+            return std::make_shared<jit::CompiledProgram>(jit::clone_program(p.get()), options,
+                                                          in_place_updates);
           },
-          py::arg("parallel") = false, py::arg("num_threads") = 2)
+          py::arg("parallel") = false, py::arg("num_threads") = 2,
+          py::arg("in_place_updates") = true)
       .def_static(
           "parse",
           [](const std::string& text, const std::vector<std::pair<std::string, Tensor>>& params) {
@@ -242,6 +244,19 @@ void bind_jit(py::module_& m) {
             return out;
           },
           py::arg("inputs"))
+      .def(
+          "run_guarded",
+          [](jit::CompiledProgram& c, const std::vector<Tensor>& inputs,
+             const std::vector<std::pair<size_t, double>>& guards) -> py::object {
+            std::optional<std::vector<Tensor>> out;
+            {
+              py::gil_scoped_release release;
+              out = c.run_guarded(inputs, guards);
+            }
+            return out ? py::cast(std::move(*out)) : py::none();
+          },
+          py::arg("inputs"), py::arg("guards"),
+          "The outputs, or None when a guard (output index, value) fails (nothing written)")
       .def("text", [](const jit::CompiledProgram& c) { return c.program().program->print(); })
       .def_property_readonly("inputs",
                              [](const jit::CompiledProgram& c) { return c.program().inputs; })

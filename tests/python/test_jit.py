@@ -230,18 +230,123 @@ def test_reading_a_value_names_the_line_and_suggests_cond():
         g(paddle.ones([2]))
 
 
-def test_full_graph_false_runs_eagerly_with_a_warning():
+def test_python_if_on_a_tensor_gets_one_guarded_program_per_path():
     @paddle.jit.to_static
     def f(x):
+        if x.sum() > 0:
+            return x * 2
+        return -x
+
+    np.testing.assert_allclose(f(paddle.ones([2])).numpy(), [2, 2])
+    np.testing.assert_allclose(f(-paddle.ones([2])).numpy(), [1, 1])
+    assert f.num_captures == 2
+    # Both paths are cached: new values take the program whose guard they satisfy.
+    np.testing.assert_allclose(f(paddle.full([2], 3.0)).numpy(), [6, 6])
+    np.testing.assert_allclose(f(paddle.full([2], -3.0)).numpy(), [3, 3])
+    assert f.num_captures == 2
+    assert "guard0" in str(f.concrete_program.main_program)
+
+
+def test_python_while_on_a_tensor_unrolls_per_trip_count():
+    @paddle.jit.to_static
+    def f(x, n):
+        i = paddle.zeros([], dtype="int64")
+        while i < n:
+            x = x * 2
+            i = i + 1
+        return x
+
+    three = paddle.to_tensor(3, dtype="int64")
+    np.testing.assert_allclose(f(paddle.ones([2]), three).numpy(), [8, 8])
+    np.testing.assert_allclose(f(paddle.ones([2]), paddle.to_tensor(5, dtype="int64")).numpy(),
+                               [32, 32])
+    np.testing.assert_allclose(f(paddle.ones([2]), three).numpy(), [8, 8])
+    assert f.num_captures == 2
+
+
+def test_guarded_paths_train_like_eager():
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.l1 = nn.Linear(4, 8)
+            self.dp = nn.Dropout(0.5)
+            self.l2 = nn.Linear(8, 1)
+
+        def forward(self, x):
+            h = self.dp(F.relu(self.l1(x)))  # random draws before the guard
+            if h.mean() > 0.9:
+                h = h * 0.5
+            return self.l2(h)
+
+    def run(static):
+        paddle.seed(9)
+        m = Net()
+        if static:
+            m = paddle.jit.to_static(m)
+        opt = paddle.optimizer.SGD(0.05, parameters=m.parameters())
+        losses = []
+        for (x,) in _batches(8, [(8, 4)], seed=2):
+            loss = (m(x * 3) ** 2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        return losses, m
+
+    eager, _ = run(False)
+    static, m = run(True)
+    assert static == eager
+    assert m.forward.num_captures == 2  # both paths taken
+
+
+def test_a_failed_guard_writes_nothing():
+    w = paddle.zeros([2])
+    steps = []
+
+    @paddle.jit.to_static
+    def step(x):
+        steps.append(1)
+        with paddle.no_grad():
+            w.add_(x)  # a buffer update, written after a run whose guards hold
         if x.sum() > 0:
             return x
         return -x
 
+    step(paddle.ones([2]))
+    np.testing.assert_allclose(w.numpy(), [1, 1])
+    step(-paddle.ones([2]))  # the first program's guard fails: only the new one's run counts
+    np.testing.assert_allclose(w.numpy(), [0, 0])
+    step(paddle.ones([2]))
+    np.testing.assert_allclose(w.numpy(), [1, 1])
+    assert step.num_captures == 2 and len(steps) == 2
+
+
+def test_float_reads_run_eagerly_with_a_warning():
+    @paddle.jit.to_static
+    def f(x):
+        return x * float(x.mean())
+
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        np.testing.assert_allclose(f(-paddle.ones([2])).numpy(), [1, 1])
+        np.testing.assert_allclose(f(paddle.full([2], 3.0)).numpy(), [9, 9])
     assert any("Running f eagerly" in str(m.message) for m in w)
     assert f.num_captures == 0
+
+
+def test_too_many_paths_run_eagerly():
+    @paddle.jit.to_static
+    def f(x, k):
+        for _ in range(int(k)):  # an int read: one path per value
+            x = x + 1
+        return x
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for k in range(12):
+            got = f(paddle.zeros([1]), paddle.to_tensor(k, dtype="int64"))
+            np.testing.assert_array_equal(got.numpy(), [k])
+    assert f.num_captures == paddle.jit.static_function.MAX_PATHS
+    assert any("more than 8 paths" in str(m.message) for m in w)
 
 
 def test_nested_static_functions_are_inlined():

@@ -73,9 +73,10 @@ class ConcreteProgram:
     outputs map onto the function's arguments and result."""
 
     def __init__(self, program, out_structure, n_out, diff_outputs, input_targets, params,
-                 grad_index, parallel, run_hooks=()):
+                 grad_index, parallel, run_hooks=(), guards=()):
         self.main_program = program
         self.run_hooks = list(run_hooks)
+        self.guards = list(guards)  # (output name, value) of the value reads it was captured on
         self.out_structure = out_structure
         self.n_out = n_out
         self.diff_outputs = diff_outputs  # output indices that get gradients
@@ -83,13 +84,18 @@ class ConcreteProgram:
         self.params = params  # parameters that get gradients, after the inputs
         self.grad_index = grad_index  # target positions the backward program outputs
         self.backward_program = None
+        forward_outputs = [f"out{j}" for j in range(n_out)] + [g for g, _ in self.guards]
         if grad_index:
             self.forward_program, self.backward_program, self.num_saved = program.split(
-                [f"out{j}" for j in range(n_out)])
+                forward_outputs)
             self._backward = self.backward_program.compile(parallel=parallel)
         else:
             self.forward_program, self.num_saved = program, 0
-        self._forward = self.forward_program.compile(parallel=parallel)
+        # A guarded run may be discarded: its updates must not be written during the run.
+        self._forward = self.forward_program.compile(parallel=parallel,
+                                                     in_place_updates=not self.guards)
+        outputs = self.forward_program.outputs
+        self._guard_checks = [(outputs.index(g), float(v)) for g, v in self.guards]
 
     @property
     def planned_peak_bytes(self):
@@ -100,10 +106,16 @@ class ConcreteProgram:
         return self._forward.measured_peak_bytes
 
     def run(self, inputs):
+        """The function's result, or MISMATCH when a guard does not hold for these inputs."""
         for hook in self.run_hooks:
             hook()
-        result = self._forward.run(inputs)
-        outs, saved = result[:self.n_out], result[self.n_out:]
+        if self._guard_checks:
+            result = self._forward.run_guarded(inputs, self._guard_checks)
+            if result is None:
+                return MISMATCH
+        else:
+            result = self._forward.run(inputs)
+        outs, saved = result[:self.n_out], result[self.n_out + len(self.guards):]
         if self.backward_program is None or not _C.is_grad_enabled():
             return unflatten(self.out_structure, outs)
         targets = [inputs[j] for j in self.input_targets] + list(self.params)
@@ -125,13 +137,21 @@ class ConcreteProgram:
         return unflatten(self.out_structure, outs)
 
 
-def _capture(fn, structure, inputs, need_grad, parallel):
+MISMATCH = object()  # ConcreteProgram.run: the program was captured for another path
+
+
+def _capture(fn, structure, inputs, need_grad, parallel, feeds=None):
     """Captures fn(*args, **kwargs), `structure` being (args, kwargs) with _Slots for the
-    tensors and `inputs` their (shape, dtype, name, stop_gradient)."""
+    tensors and `inputs` their (shape, dtype, name, stop_gradient). With `feeds` (input name
+    -> the call's tensor), bool and int reads of Tensor values are speculated and guarded
+    (value_guard.Speculation)."""
     cap = _C.jit.Capture()
     cap.activate()
     hooks = []
     _run_hooks.append(hooks)
+    speculation = value_guard.Speculation(cap, feeds) if feeds is not None else None
+    if speculation is not None:
+        value_guard._speculations.append(speculation)
     try:
         syms = []
         for shape, dtype, name, stop_gradient in inputs:
@@ -144,6 +164,10 @@ def _capture(fn, structure, inputs, need_grad, parallel):
         out_structure = flatten(out, outs)
         for j, o in enumerate(outs):
             cap.output(o, f"out{j}")
+        guards = []
+        for i, (t, v) in enumerate(speculation.guards if speculation is not None else []):
+            cap.output(t, f"guard{i}")
+            guards.append((f"guard{i}", v))
         diff, input_targets, params, grad_index = [], [], [], []
         # A function that updated trainable parameters (a whole training step) already ran
         # its backward: its results get no gradient program.
@@ -161,12 +185,14 @@ def _capture(fn, structure, inputs, need_grad, parallel):
                         cap.output(g, f"grad{m}")
                         grad_index.append(m)
     finally:
+        if speculation is not None:
+            value_guard._speculations.pop()
         _run_hooks.pop()
         if cap.active:
             cap.deactivate()
     program = cap.finish()
     return ConcreteProgram(program, out_structure, len(outs), diff, input_targets, params,
-                           grad_index, parallel, hooks)
+                           grad_index, parallel, hooks, guards)
 
 
 def _capture_specs(fn, specs, names):
@@ -177,6 +203,7 @@ def _capture_specs(fn, specs, names):
 
 
 _EAGER = object()  # cache entry of a signature that runs eagerly (full_graph=False fallback)
+MAX_PATHS = 8  # programs per input signature before the function runs eagerly
 
 
 class StaticFunction:
@@ -221,7 +248,9 @@ class StaticFunction:
 
     @property
     def program_cache(self):
-        return {k: v for k, v in self._cache.items() if v is not _EAGER}
+        """Input signature -> the programs captured for it (one per path through its Tensor
+        value reads)."""
+        return {k: list(v) for k, v in self._cache.items() if v is not _EAGER}
 
     @property
     def concrete_program(self):
@@ -270,25 +299,43 @@ class StaticFunction:
         owner = self._owner()
         key = (structure_key(structure), tuple(sig), need_grad,
                getattr(owner, "training", None))
-        entry = self._cache.get(key)
-        if entry is None:
-            try:
-                inputs = [(shape, t.dtype, name, t.stop_gradient)
-                          for t, shape, name in zip(tensors, shapes, names)]
-                entry = _capture(fn, structure, inputs, need_grad, self._parallel)
-            except value_guard.Dy2StaticError as e:
-                if self._full_graph:
-                    raise
-                warnings.warn(f"{e} Running {self.__name__} eagerly for this input signature.",
-                              stacklevel=2)
-                entry = _EAGER
-            else:
-                self._captures += 1
-            self._cache[key] = entry
-        if entry is _EAGER:
+        paths = self._cache.setdefault(key, [])
+        if paths is _EAGER:
             return fn(*args, **kwargs)
+        # One program per path through the function's value reads (guards); most recent first.
+        for i, entry in enumerate(paths):
+            result = entry.run(tensors)
+            if result is not MISMATCH:
+                if i:
+                    paths.insert(0, paths.pop(i))
+                self._last = entry
+                return result
+        if len(paths) >= MAX_PATHS:
+            warnings.warn(f"to_static: {self.__name__} took more than {MAX_PATHS} paths through "
+                          f"its Tensor-valued conditions for one input signature; running it "
+                          f"eagerly from now on.", stacklevel=2)
+            self._cache[key] = _EAGER
+            return fn(*args, **kwargs)
+        inputs = [(shape, t.dtype, name, t.stop_gradient)
+                  for t, shape, name in zip(tensors, shapes, names)]
+        feeds = None if self._full_graph else dict(zip(names, tensors))
+        try:
+            entry = _capture(fn, structure, inputs, need_grad, self._parallel, feeds)
+        except value_guard.Dy2StaticError as e:
+            if self._full_graph:
+                raise
+            warnings.warn(f"{e} Running {self.__name__} eagerly for this input signature.",
+                          stacklevel=2)
+            self._cache[key] = _EAGER
+            return fn(*args, **kwargs)
+        self._captures += 1
+        paths.insert(0, entry)
         self._last = entry
-        return entry.run(tensors)
+        result = entry.run(tensors)
+        if result is MISMATCH:  # the path's values were read from these very inputs
+            raise RuntimeError(f"to_static: {self.__name__}: a program failed the guards it was "
+                               f"captured with (the function reads values nondeterministically?)")
+        return result
 
     def __repr__(self):
         return f"StaticFunction({self.__name__}, captures={self._captures})"

@@ -1,6 +1,12 @@
 """Reading a Tensor's value while a function is captured (`if x > 0:`, `x.numpy()`,
-`float(x)`) cannot work: the value exists only when the program runs. These guards turn such a
-read into a clear error that names the user's line and what to use instead."""
+`float(x)`): the value exists only when the program runs.
+
+With to_static(full_graph=False), a bool or integer read is speculated, as Paddle's SOT guards
+do: the program captured so far runs on the call's real inputs to give the value, the capture
+goes on down that path, and the value becomes a guard of the program (run_guarded checks it
+before the run counts; another value captures another path). Other reads (floats, numpy) and
+every read under full_graph=True raise a clear error that names the user's line and what to use
+instead."""
 import linecache
 import os
 import sys
@@ -38,14 +44,59 @@ def value_read_error(what):
         advice = (f"Tensor.{what} reads the Tensor's value, which is not known while the "
                   f"function is captured into a static program; keep the computation in "
                   f"Tensor ops")
-    return Dy2StaticError(f"to_static: {advice}{where}. With to_static(full_graph=False) such a "
-                          f"function runs eagerly instead.")
+    return Dy2StaticError(f"to_static: {advice}{where}. With to_static(full_graph=False) (the "
+                          f"default), bool and int reads get one guarded program per path and "
+                          f"other reads run the function eagerly.")
+
+
+MAX_GUARDS = 32  # per capture: a loop on a Tensor condition unrolls at most this far
+
+
+class Speculation:
+    """Value reads of one capture in progress: `feeds` maps the program's input names to the
+    call's real tensors; `guards` collects (symbolic tensor, value) in read order."""
+
+    def __init__(self, capture, feeds):
+        self.capture = capture
+        self.feeds = feeds
+        self.guards = []
+
+    def read(self, t, what):
+        if not self.capture.owns(t) or len(t.shape) > 0 and any(d != 1 for d in t.shape):
+            raise value_read_error(what)
+        # bool and int reads only: a float read would rarely repeat its value, so guarding on
+        # it would capture again at almost every call.
+        if what not in ("__bool__", "__int__", "__index__") or t.dtype.is_floating_point:
+            raise value_read_error(what)
+        if len(self.guards) >= MAX_GUARDS:
+            raise Dy2StaticError(f"to_static: more than {MAX_GUARDS} reads of Tensor values in "
+                                 f"one call (a Python loop on a Tensor condition?); use "
+                                 f"paddle.static.nn.while_loop")
+        try:
+            program = self.capture.snapshot([t], ["guard"], False).prune()
+        except (ValueError, RuntimeError):  # a value inside a cond branch or loop body
+            raise value_read_error(what) from None
+        state = _C.get_rng_state()
+        with _C.jit.suspend():  # ops on the result run eagerly
+            try:
+                (value,) = program.compile().run([self.feeds[n] for n in program.inputs])
+            finally:
+                _C.set_rng_state(*state)
+            v = value.reshape([]).item()
+        self.guards.append((t, v))
+        return v
+
+
+_speculations = []
 
 
 def _guarded(name, method):
     def guarded(self, *args, **kwargs):
         if _C.jit.is_symbolic(self):
-            raise value_read_error(name)
+            if not _speculations:
+                raise value_read_error(name)
+            v = _speculations[-1].read(self, name)
+            return bool(v) if name == "__bool__" else int(v)
         return method(self, *args, **kwargs)
 
     guarded.__name__ = getattr(method, "__name__", name)

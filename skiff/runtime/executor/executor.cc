@@ -614,7 +614,7 @@ Executor::Executor(const jit::CapturedProgram& p, ExecutorOptions options)
 
 Executor::~Executor() = default;
 
-std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
+std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds, bool write_updates) {
   Impl& m = *impl_;
   SKIFF_ENFORCE(feeds.size() == m.num_feeds, kInvalidArgument, "executor", "feeds",
                 str(m.num_feeds, " tensors (one per program input)"), feeds.size());
@@ -642,13 +642,19 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds) {
     m.run_sequential(feeds);
   }
   m.slots.clear();
-  for (auto& [k, param] : m.updates) {
+  if (write_updates) this->write_updates(m.results);
+  return std::move(m.results);
+}
+
+void Executor::write_updates(const std::vector<DenseTensor>& outputs) const {
+  for (const auto& [k, param] : impl_->updates) {
+    SKIFF_ENFORCE(k < outputs.size(), kInvalidArgument, "executor", "outputs",
+                  "the outputs of a run of this program", str(outputs.size(), " tensors"));
     // An update written in place (jit/inplace_updates.h) is already in the parameter.
-    if (m.results[k].raw_data() != param.dense().raw_data()) {
-      param.mutable_dense().copy_from(m.results[k]);
+    if (outputs[k].raw_data() != param.dense().raw_data()) {
+      Tensor(param).mutable_dense().copy_from(outputs[k]);
     }
   }
-  return std::move(m.results);
 }
 
 size_t Executor::num_instructions() const { return impl_->top.instrs.size(); }

@@ -34,8 +34,11 @@ class Executor {
   Executor& operator=(const Executor&) = delete;
 
   /// Runs the program on `feeds` (one per op.data, in program order); returns the outputs in
-  /// builtin.shadow_output order, then writes the captured parameter updates.
-  std::vector<DenseTensor> run(const std::vector<DenseTensor>& feeds);
+  /// builtin.shadow_output order, then writes the captured parameter updates (unless
+  /// `write_updates` is false: write_updates(outputs) does it later).
+  std::vector<DenseTensor> run(const std::vector<DenseTensor>& feeds, bool write_updates = true);
+  /// Writes the parameter updates among `outputs` (a run's result) into their parameters.
+  void write_updates(const std::vector<DenseTensor>& outputs) const;
 
   size_t num_instructions() const;
   /// Peak bytes of buffers the program allocates (not inputs, parameters or constants), from the

@@ -1,8 +1,10 @@
 #include "skiff/runtime/jit/static_function.h"
 
 #include "skiff/base/error.h"
+#include "skiff/core/generator.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/generated/api.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/runtime/jit/inplace_updates.h"
 
@@ -23,8 +25,9 @@ bool matches(const std::vector<InputSpec>& specs, const std::vector<Tensor>& inp
 }
 }  // namespace
 
-CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions options)
-    : program_(std::move(p)) {
+CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions options,
+                                 bool in_place_updates)
+    : program_(std::move(p)), in_place_updates_(in_place_updates) {
   // The pipeline of docs/ARCHITECTURE.md: capture -> optimization passes -> kernel dialect.
   // Simplification first (identity reshapes and scales that autodiff leaves, duplicate ops,
   // dead ops), then in-place updates, then kernel choice.
@@ -32,7 +35,7 @@ CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions op
   ir::PassManager simplify(program_.context.get());
   simplify.add_pipeline("canonicalize,cse,dce");
   simplify.run(*program_.program);
-  write_updates_in_place(program_);
+  if (in_place_updates_) write_updates_in_place(program_);
   ir::PassManager lower(program_.context.get());
   lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
   lower.run(*program_.program);
@@ -44,20 +47,49 @@ CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions op
   }
 }
 
-std::vector<Tensor> CompiledProgram::run(const std::vector<Tensor>& inputs) {
-  std::vector<DenseTensor> feeds;
-  feeds.reserve(inputs.size());
+std::vector<DenseTensor> CompiledProgram::feeds(const std::vector<Tensor>& inputs) const {
+  std::vector<DenseTensor> f;
+  f.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     SKIFF_ENFORCE(inputs[i].is_dense(), kInvalidArgument, "executor", str("input ", i),
                   "a dense tensor", "a symbolic tensor (a program runs on data)");
-    feeds.push_back(inputs[i].dense());
+    f.push_back(inputs[i].dense());
   }
-  std::vector<DenseTensor> out = exec_->run(feeds);
-  std::vector<Tensor> result;
+  return f;
+}
+
+std::vector<Tensor> CompiledProgram::results(std::vector<DenseTensor> out) const {
+  std::vector<Tensor> r;
   for (size_t k = 0; k < out.size(); ++k) {
-    if (!is_update_[k]) result.emplace_back(std::move(out[k]));
+    if (!is_update_[k]) r.emplace_back(std::move(out[k]));
   }
-  return result;
+  return r;
+}
+
+std::vector<Tensor> CompiledProgram::run(const std::vector<Tensor>& inputs) {
+  return results(exec_->run(feeds(inputs)));
+}
+
+std::optional<std::vector<Tensor>> CompiledProgram::run_guarded(
+    const std::vector<Tensor>& inputs, const std::vector<std::pair<size_t, double>>& guards) {
+  SKIFF_ENFORCE(!in_place_updates_ || program_.updates.empty(), kPrecondition, "executor",
+                "run_guarded", "a program compiled without in-place updates",
+                "one whose updates are written during the run");
+  Generator& gen = default_generator(Place::cpu());
+  const PhiloxState before = gen.state();
+  std::vector<DenseTensor> out = exec_->run(feeds(inputs), /*write_updates=*/false);
+  for (const auto& [k, want] : guards) {
+    SKIFF_ENFORCE(k < out.size() && out[k].numel() == 1, kInvalidArgument, "executor",
+                  str("guard on output ", k), "a one-element output",
+                  k < out.size() ? str(out[k].dims()) : std::string("no such output"));
+    const double got = cast(Tensor(out[k]), DType::kFloat64).dense().data<double>()[0];
+    if (got != want) {
+      gen.set_state(before);
+      return std::nullopt;
+    }
+  }
+  exec_->write_updates(out);
+  return results(std::move(out));
 }
 
 StaticFunction::StaticFunction(Function fn, std::vector<InputSpec> specs,

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "skiff/runtime/executor/executor.h"
@@ -16,10 +18,19 @@ namespace skiff::jit {
 /// A captured program lowered to the kernel dialect, with its executor (built once).
 class CompiledProgram {
  public:
-  explicit CompiledProgram(CapturedProgram p, executor::ExecutorOptions options = {});
+  /// `in_place_updates`: let updates of parameters write their buffers during the run
+  /// (jit/inplace_updates.h); off for programs whose runs may be discarded (run_guarded).
+  explicit CompiledProgram(CapturedProgram p, executor::ExecutorOptions options = {},
+                           bool in_place_updates = true);
   /// Runs the program on one dense tensor per input; returns its outputs other than the
   /// parameter updates, which it writes back into their parameters.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+  /// A run that counts only if every guard holds: guard (k, v) says output k (one element)
+  /// equals v. On a mismatch nothing is written back, the random generator is restored to its
+  /// state before the run, and nullopt is returned (the program was captured for another path
+  /// through data-dependent Python code).
+  std::optional<std::vector<Tensor>> run_guarded(
+      const std::vector<Tensor>& inputs, const std::vector<std::pair<size_t, double>>& guards);
   /// The lowered program.
   const CapturedProgram& program() const { return program_; }
   const executor::Executor& executor() const { return *exec_; }
@@ -28,6 +39,9 @@ class CompiledProgram {
   CapturedProgram program_;
   std::unique_ptr<executor::Executor> exec_;
   std::vector<bool> is_update_;  // per output
+  bool in_place_updates_;
+  std::vector<DenseTensor> feeds(const std::vector<Tensor>& inputs) const;
+  std::vector<Tensor> results(std::vector<DenseTensor> out) const;
 };
 
 class StaticFunction {
