@@ -3,6 +3,7 @@
 // and the executor's ordering of in-place writes after the readers of the written buffers.
 #include <gtest/gtest.h>
 
+#include "skiff/core/generator.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ops/generated/api.h"
 #include "skiff/runtime/eager/autograd_meta.h"
@@ -146,6 +147,50 @@ TEST(InplaceUpdates, ParallelExecutorWritesAfterTheReaders) {
             .run({filled({256, 256}, 1.0)});
     for (const Tensor& t : r) EXPECT_NEAR(values(t)[0], 65536 * std::tanh(1.0), 1.0);
     EXPECT_EQ(values(w)[0], 0.0);
+  }
+}
+
+// A guarded run counts only if its guards hold: otherwise no update is written and the random
+// generator is back where it was (the program drew numbers for nothing).
+TEST(RunGuarded, WritesNothingWhenAGuardFails) {
+  Tensor w = filled({2}, 0.0);
+  jit::CapturedProgram p = jit::capture(
+      [&](const std::vector<Tensor>& in) {
+        autograd::NoGradGuard no_grad;
+        Tensor noise = uniform({2}, DType::kFloat32, 0.0, 1.0, 0);
+        add_(w, add(in[0], multiply(noise, filled({2}, 0.0))));
+        return std::vector<Tensor>{sum(in[0]), greater_than(sum(in[0]), filled({}, 0.0))};
+      },
+      {{{2}, DType::kFloat32, "x"}});
+  jit::CompiledProgram c(std::move(p), {}, /*in_place_updates=*/false);
+  Generator& gen = default_generator(Place::cpu());
+  gen.set_state({7, 0});
+  const PhiloxState before = gen.state();
+  // Output 1 is the guard (x.sum() > 0), captured as true.
+  EXPECT_FALSE(c.run_guarded({filled({2}, -1.0)}, {{1, 1.0}}).has_value());
+  EXPECT_EQ(values(w), (std::vector<double>{0, 0}));
+  EXPECT_EQ(gen.state().offset, before.offset);
+  std::optional<std::vector<Tensor>> r = c.run_guarded({filled({2}, 1.0)}, {{1, 1.0}});
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(values((*r)[0]), (std::vector<double>{2}));
+  EXPECT_EQ(values(w), (std::vector<double>{1, 1}));
+  EXPECT_NE(gen.state().offset, before.offset);
+  // A program whose updates are written in place during the run cannot be guarded.
+  jit::CompiledProgram in_place(jit::capture(
+      [&](const std::vector<Tensor>& in) {
+        autograd::NoGradGuard no_grad;
+        fused_sgd_({w}, {in[0]}, filled({}, 1.0));
+        return std::vector<Tensor>{sum(in[0])};
+      },
+      {{{2}, DType::kFloat32, "x"}}));
+  try {
+    in_place.run_guarded({filled({2}, 1.0)}, {});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("argument 'run_guarded' expected a program compiled "
+                                         "without in-place updates"),
+              std::string::npos)
+        << e.what();
   }
 }
 
