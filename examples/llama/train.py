@@ -76,6 +76,9 @@ def parse_args(argv=None):
     p.add_argument("--eval-every", type=int, default=200)
     p.add_argument("--resume", action="store_true", help="continue from <out>/ckpt")
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--to-static", action="store_true",
+                   help="capture the whole training step (forward, backward, clip, AdamW) into "
+                        "one program with paddle.jit.to_static")
     p.add_argument("--sample-only", action="store_true", help="load the checkpoint and sample")
     p.add_argument("--prompt", default="The ")
     p.add_argument("--sample-tokens", type=int, default=200)
@@ -248,6 +251,15 @@ def main(argv=None):
           f"time limit), at most "
           f"{args.max_minutes} min; initial validation loss {evaluate(model, val, args, 2):.3f} "
           f"(uniform guess: {math.log(cfg.vocab_size):.3f})")
+    def train_step(x, y):
+        loss = model.loss(x, y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad(set_to_zero=False)
+        return loss
+
+    if args.to_static:
+        train_step = paddle.jit.to_static(train_step)
     progress = Progress(args.steps)
     step = start_step
     t_train = time.time()
@@ -259,10 +271,7 @@ def main(argv=None):
             if step >= args.steps:
                 break
             opt.set_lr(lr_at(step, (time.time() - t_start) / (args.max_minutes * 60), args))
-            loss = model.loss(x, y)
-            loss.backward()
-            opt.step()
-            opt.clear_grad(set_to_zero=False)
+            loss = train_step(x, y)
             step += 1
             done_tokens += tokens_per_step
             lv = float(loss)
