@@ -557,3 +557,19 @@ def test_cnn_with_dict_outputs_and_keyword_constants():
         return losses
 
     assert run(True) == run(False)
+
+
+def test_static_forward_outputs_are_freed_with_or_without_backward():
+    import gc
+
+    m = paddle.jit.to_static(nn.Linear(64, 64))
+    x = paddle.randn([16, 64])
+    sizes = []
+    for i in range(12):
+        y = m(x)
+        if i % 2:
+            y.sum().backward()
+        del y
+        gc.collect()
+        sizes.append(paddle.device.memory_allocated())
+    assert sizes[-1] == sizes[3], sizes

@@ -119,22 +119,25 @@ class ConcreteProgram:
         if self.backward_program is None or not _C.is_grad_enabled():
             return unflatten(self.out_structure, outs)
         targets = [inputs[j] for j in self.input_targets] + list(self.params)
+        n_targets = len(targets)
         run_backward = self._backward.run
         diff = self.diff_outputs
         grad_index = self.grad_index
+        # The closure must not hold the outputs: the grad node it belongs to is held by them
+        # (a cycle through C++ that Python's collector cannot see).
+        zeros = {j: (outs[j].shape, outs[j].dtype) for j in diff}
 
         def backward(*grads):
-            dys = [grads[j] if grads[j] is not None else _C.ops.zeros_like(outs[j])
-                   for j in diff]
+            dys = [grads[j] if grads[j] is not None else _C.ops.zeros(*zeros[j]) for j in diff]
             got = run_backward(saved + dys)
-            full = [None] * len(targets)
+            full = [None] * n_targets
             for m, g in zip(grad_index, got):
                 full[m] = g
             return full
 
         non_diff = [j not in diff for j in range(len(outs))]
-        outs, _ = _C._apply_py_layer(targets, outs, backward, "RunProgram", non_diff, [])
-        return unflatten(self.out_structure, outs)
+        linked, _ = _C._apply_py_layer(targets, outs, backward, "RunProgram", non_diff, [])
+        return unflatten(self.out_structure, linked)
 
 
 MISMATCH = object()  # ConcreteProgram.run: the program was captured for another path
