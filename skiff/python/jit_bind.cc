@@ -182,6 +182,24 @@ void bind_jit(py::module_& m) {
                              [](PyCapture& s) { return op_names(*scope_of(s).program()); })
       .def_property_readonly("params", [](PyCapture& s) { return params_of(scope_of(s).params()); })
       .def_property_readonly("written", [](PyCapture& s) { return scope_of(s).written(); })
+      .def(
+          "set_locator",
+          [](PyCapture& s, py::object fn) {
+            // Dropped with the capture, possibly by C++: release the callable under the GIL.
+            auto f = std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* o) {
+              py::gil_scoped_acquire gil;
+              delete o;
+            });
+            scope_of(s).set_locator([f]() -> std::pair<std::string, int64_t> {
+              py::gil_scoped_acquire gil;
+              py::object r = (*f)();
+              if (r.is_none()) return {"", 0};
+              auto t = r.cast<py::tuple>();
+              return {t[0].cast<std::string>(), t[1].cast<int64_t>()};
+            });
+          },
+          py::arg("locator"),
+          "fn() -> (file, line) or None: the user code each captured op comes from")
       .def("finish", [](PyCapture& s) {
         auto p = std::make_shared<CapturedProgram>(scope_of(s).finish());
         s.s.reset();

@@ -573,3 +573,20 @@ def test_static_forward_outputs_are_freed_with_or_without_backward():
         gc.collect()
         sizes.append(paddle.device.memory_allocated())
     assert sizes[-1] == sizes[3], sizes
+
+
+def test_run_time_errors_name_the_line_the_op_was_captured_from():
+    @paddle.jit.to_static(input_spec=[InputSpec([None]), InputSpec([None])])
+    def f(x, y):
+        z = x * 2
+        return z + y  # the failing line
+
+    with paddle.no_grad():
+        np.testing.assert_allclose(f(paddle.ones([3]), paddle.ones([3])).numpy(), [3, 3, 3])
+        with pytest.raises(ValueError) as e:
+            f(paddle.ones([3]), paddle.ones([4]))
+    with open(__file__) as src:
+        line = 1 + next(i for i, text in enumerate(src) if text.endswith("# the failing line\n"))
+    assert "add: argument 'y' expected a shape broadcastable" in str(e.value)
+    assert f"the op was captured at {__file__}:{line})" in str(e.value)
+    assert f'loc("{__file__}":{line}:0)' in str(f.concrete_program.main_program)

@@ -149,6 +149,7 @@ def _capture(fn, structure, inputs, need_grad, parallel, feeds=None):
     -> the call's tensor), bool and int reads of Tensor values are speculated and guarded
     (value_guard.Speculation)."""
     cap = _C.jit.Capture()
+    cap.set_locator(value_guard.user_location)
     cap.activate()
     hooks = []
     _run_hooks.append(hooks)

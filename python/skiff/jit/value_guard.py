@@ -28,6 +28,12 @@ def _user_frame():
     return f
 
 
+def user_location():
+    """(file, line) of the user code running now, for the location of captured ops."""
+    f = _user_frame()
+    return None if f is None else (f.f_code.co_filename, f.f_lineno)
+
+
 def value_read_error(what):
     f = _user_frame()
     where = ""

@@ -55,7 +55,8 @@ struct Instr {
   Instr& operator=(Instr&&) = default;
   Instr(const Instr&) = delete;
   Kind kind;
-  std::string name;  // op name (errors) or output name
+  std::string name;   // op name (errors) or output name
+  std::string where;  // the user code an op was captured from (file:line), if known
   const ops::OpSchema* schema = nullptr;
   ops::BoxedFn fn = nullptr;
   ops::BoxedInputs boxed;          // attributes unboxed once; tensors filled per run
@@ -241,6 +242,9 @@ void Executor::Impl::build_code(ir::Block* block, Code& code,
   for (ir::Operation* op = block->front(); op; op = op->next()) {
     Instr in;
     in.name = std::string(op->name());
+    if (ir::LocAttr loc = op->loc(); loc && !loc.file().empty()) {
+      in.where = str(loc.file(), ":", loc.line());
+    }
     std::string_view name = op->name();
     std::vector<ir::Value> operands = op->operands();
     if (name == ir::ParameterOp::kName) {
@@ -489,7 +493,16 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
       }
       std::optional<ops::ScopedBackend> scoped;
       if (in.backend) scoped.emplace(*in.backend);
-      ops::BoxedOutputs outs = in.fn(*in.schema, in.boxed);
+      ops::BoxedOutputs outs;
+      try {
+        outs = in.fn(*in.schema, in.boxed);
+      } catch (const Error& e) {
+        if (in.where.empty()) throw;
+        ErrorInfo info = e.info();
+        info.hint =
+            str(info.hint.empty() ? "" : info.hint + "; ", "the op was captured at ", in.where);
+        throw Error(std::move(info));
+      }
       for (auto& list : in.boxed.tensors) list.clear();  // drop references: frees stay timely
       for (size_t j = 0; j < in.outputs.size(); ++j) {
         retain(outs[j]);

@@ -286,6 +286,10 @@ std::vector<std::vector<Tensor>> capture_op(std::string_view name,
   SKIFF_CHECK(scope != nullptr);
   const ops::OpSchema& s = ops::op_schema(name);
   ir::Builder& b = scope->builder();
+  if (scope->locator()) {
+    auto [file, line] = scope->locator()();
+    b.set_loc(file.empty() ? ir::LocAttr() : ir::LocAttr::get(scope->context(), file, line, 0));
+  }
   // An in-place-only op (a fused optimizer update) writes into the inputs it is given: it gets
   // copies, so that the program stays functional (the caller rebinds the targets to the results).
   const ops::InplaceInfo* inplace = ops::inplace_info(s.id);

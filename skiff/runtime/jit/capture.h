@@ -73,6 +73,11 @@ class CaptureScope {
 
   ir::IrContext* context() const { return ctx_.get(); }
   ir::Builder& builder() { return builder_; }
+  /// Where the op being captured was called from, in user code ({file, line}; an empty file
+  /// when unknown): captured ops carry it as their location, and errors at run time name it.
+  using Locator = std::function<std::pair<std::string, int64_t>()>;
+  void set_locator(Locator locator) { locator_ = std::move(locator); }
+  const Locator& locator() const { return locator_; }
   /// The program so far (null after finish()).
   const ir::Program* program() const { return program_.get(); }
   /// The dense tensors bound to the program's parameters so far, by parameter name.
@@ -144,6 +149,7 @@ class CaptureScope {
   void restore_grads();
   CaptureScope* previous_ = nullptr;
   bool active_ = false;
+  Locator locator_;
 
   struct RegionFrame {
     ir::Block* block;
