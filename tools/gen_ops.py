@@ -240,7 +240,7 @@ def parse_record(rec):
         raise RecordError(f"op '{op.name}': an output shares a name with an argument")
     known = set(rec.keys())
     allowed = {"op", "args", "output", "infer_meta", "kernel", "promote", "view", "inplace",
-               "backward", "spmd_rule", "differentiable", "random", "doc"}
+               "backward", "spmd_rule", "differentiable", "random", "doc", "undefined_grads"}
     if known - allowed:
         raise RecordError(f"op '{op.name}': unknown keys {sorted(known - allowed)}")
 
@@ -284,6 +284,12 @@ def parse_record(rec):
     op.differentiable = bool(rec.get("differentiable", True))
     op.random = bool(rec.get("random", False))
     op.backward = parse_backward(op, rec.get("backward"))
+    # Outputs whose gradient reaches the rule undefined when none arrived (instead of zeros
+    # the engine would make): the rule skips their terms (a big unused output saves passes).
+    op.undefined_grads = list(rec.get("undefined_grads", []))
+    for o in op.undefined_grads:
+        if o not in out_names:
+            raise RecordError(f"op '{op.name}': undefined_grads names '{o}', not an output")
     op.spmd_rule = rec.get("spmd_rule")
     op.inplace = parse_inplace(op, rec.get("inplace"))
     op.inplace_only = op.name.endswith("_")
@@ -816,6 +822,13 @@ def gen_grad_node(op):
     if any(a.is_tensor for a in saved_args) or saved_outs:
         L += ["    const auto self = shared_from_this();",
               f"    static constexpr const char* kNode = \"{op.name}_grad\";"]
+    if op.undefined_grads:
+        # The engine leaves missing gradients undefined for this node: zeros for the outputs
+        # whose rule terms need them.
+        for k, o in enumerate(op.outputs):
+            if o.name not in op.undefined_grads:
+                L.append(f"    for (size_t i = out_offsets_[{k}]; i < out_offsets_[{k + 1}]; ++i) "
+                         "if (!grads[i].defined()) grads[i] = autograd::zero_grad(this, i);")
     # Incoming gradients per output.
     for k, o in enumerate(op.outputs):
         if o.is_list:
@@ -869,6 +882,8 @@ def gen_grad_node(op):
             L.append(f"    if (needs_input_grad(in_offsets_[{k}])) result[in_offsets_[{k}]] = {expr};")
     L.append("    return result;")
     L.append("  }")
+    if op.undefined_grads:
+        L.append("  bool handles_undefined_grads() const override { return true; }")
     L.append("  void release_saved() override {")
     for a in saved_args:
         if a.kind == "kTensorList":

@@ -119,3 +119,28 @@ def test_stop_gradient_semantics():
         skiff.to_tensor([1]).stop_gradient = False
     w = skiff.to_tensor([1.0], stop_gradient=False)
     assert not w.stop_gradient and not (w * 2).is_leaf
+
+
+def test_cross_entropy_gradient_with_and_without_the_softmax_output():
+    """The softmax output's gradient reaches the rule undefined when unused (the record's
+    undefined_grads): the gradient is softmax - onehot; using the softmax adds its term."""
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((4, 6))
+    label = np.array([[1], [0], [5], [2]])
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    onehot = np.eye(6)[label[:, 0]]
+    x = _leaf(logits)
+    softmax, loss = skiff._C.ops.cross_entropy_with_softmax(x, skiff.to_tensor(label))
+    (g,) = skiff.grad(loss.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), p - onehot, rtol=1e-10)
+    # Second order through the same rule: d/dx sum(g * w) = softmax Jacobian applied to w.
+    w = rng.standard_normal((4, 6))
+    (h,) = skiff.grad((g * skiff.to_tensor(w)).sum(), x)
+    np.testing.assert_allclose(h.numpy(), p * (w - (p * w).sum(1, keepdims=True)), rtol=1e-9)
+    # With the softmax output used too, its gradient term joins.
+    v = rng.standard_normal((4, 6))
+    softmax, loss = skiff._C.ops.cross_entropy_with_softmax(x, skiff.to_tensor(label))
+    (g2,) = skiff.grad(loss.sum() + (softmax * skiff.to_tensor(v)).sum(), x)
+    np.testing.assert_allclose(g2.numpy(),
+                               p - onehot + p * (v - (p * v).sum(1, keepdims=True)), rtol=1e-9)

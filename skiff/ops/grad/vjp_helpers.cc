@@ -336,7 +336,8 @@ Tensor cross_entropy_grad(const Tensor& grad_softmax, const Tensor& grad_loss, c
           multiply(put_along_axis(zeros_like(logits), safe, ones_like(grad_loss), axis, "assign"),
                    cast(valid, logits.dtype()));
     }
-    return add(neg(multiply(divide(target, logits), grad_loss)), grad_softmax);
+    const Tensor from_loss = neg(multiply(divide(target, logits), grad_loss));
+    return grad_softmax.defined() ? add(from_loss, grad_softmax) : from_loss;
   }
   Tensor from_loss;
   if (soft_label) {
@@ -351,7 +352,10 @@ Tensor cross_entropy_grad(const Tensor& grad_softmax, const Tensor& grad_loss, c
     const Tensor g = multiply(grad_loss, cast(valid, grad_loss.dtype()));
     from_loss = multiply(subtract(softmax, onehot), g);
   }
-  return add(from_loss, softmax_grad(grad_softmax, softmax, axis));
+  // grad_softmax is undefined when nothing used the softmax output (the record's
+  // undefined_grads): then there is no softmax-gradient pass.
+  return grad_softmax.defined() ? add(from_loss, softmax_grad(grad_softmax, softmax, axis))
+                                : from_loss;
 }
 
 Tensor embedding_grad(const Tensor& grad, const Tensor& x, const Tensor& weight,

@@ -62,6 +62,7 @@ Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor
 Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
                      const std::optional<Tensor>& weight, float epsilon, int64_t begin_norm_axis,
                      int wrt);
+/// grad_softmax may be undefined (no gradient reached the softmax output).
 Tensor cross_entropy_grad(const Tensor& grad_softmax, const Tensor& grad_loss, const Tensor& logits,
                           const Tensor& softmax, const Tensor& label, bool soft_label,
                           bool use_softmax, int64_t ignore_index, int64_t axis);

@@ -39,17 +39,6 @@ bool has_dynamic_dim(const Dims& dims) {
   return false;
 }
 
-// The gradient of output `i` of `node` that no gradient reached: zeros of the output's shape.
-// Captured with sizes known only at run time, the zeros take the output's run-time shape.
-Tensor zero_grad(GradNode* node, size_t i) {
-  const TensorMeta& meta = node->output_metas()[i];
-  if (jit::capturing() && has_dynamic_dim(meta.dims)) {
-    Tensor out = jit::remembered_output(node, i);
-    if (out.defined()) return skiff::zeros_like(out);
-  }
-  return filled_like(meta, node->place(), 0);
-}
-
 struct NodeState {
   std::vector<Tensor> grads;  // summed gradient per forward output of the node
   int dependencies = 0;
@@ -253,6 +242,16 @@ std::vector<Edge> root_edges(const std::vector<Tensor>& outputs, const char* op)
 }
 
 }  // namespace
+
+// Captured with sizes known only at run time, the zeros take the output's run-time shape.
+Tensor zero_grad(GradNode* node, size_t i) {
+  const TensorMeta& meta = node->output_metas()[i];
+  if (jit::capturing() && has_dynamic_dim(meta.dims)) {
+    Tensor out = jit::remembered_output(node, i);
+    if (out.defined()) return skiff::zeros_like(out);
+  }
+  return filled_like(meta, node->place(), 0);
+}
 
 void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs,
               bool retain_graph) {

@@ -17,6 +17,12 @@ namespace skiff::autograd {
 /// Returns a replacement gradient, or an undefined tensor to keep the gradient as it is.
 using TensorHook = std::function<Tensor(const Tensor&)>;
 
+class GradNode;
+
+/// The gradient of output `i` of `node` that no gradient reached: zeros of the output's shape
+/// (what the engine passes unless the node handles undefined gradients).
+Tensor zero_grad(GradNode* node, size_t i);
+
 class GradNode : public std::enable_shared_from_this<GradNode> {
  public:
   GradNode();
