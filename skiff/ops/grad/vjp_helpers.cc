@@ -298,11 +298,17 @@ Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor
   const Tensor a = mean(gy, n.axes, true);
   const Tensor b = mean(multiply(gy, xhat), n.axes, true);
   Tensor dx = multiply(rstd, subtract(subtract(gy, a), multiply(xhat, b)));
-  // mean = sum(x)/N and variance = sum((x - mean)^2)/N are outputs too.
-  const Tensor gm = reshape_exact(cast(grad_mean, x.dtype()), n.stat_shape);
-  const Tensor gv = reshape_exact(cast(grad_variance, x.dtype()), n.stat_shape);
-  dx = add(dx, scale(broadcast_to(gm, x.shape()), Scalar(1.0 / std::max(n.count, 1.0))));
-  return add(dx, multiply(gv, scale(centered, Scalar(2.0 / std::max(n.count, 1.0)))));
+  // mean = sum(x)/N and variance = sum((x - mean)^2)/N are outputs too; their gradients are
+  // undefined when nothing used them (the record's undefined_grads).
+  if (grad_mean.defined()) {
+    const Tensor gm = reshape_exact(cast(grad_mean, x.dtype()), n.stat_shape);
+    dx = add(dx, scale(broadcast_to(gm, x.shape()), Scalar(1.0 / std::max(n.count, 1.0))));
+  }
+  if (grad_variance.defined()) {
+    const Tensor gv = reshape_exact(cast(grad_variance, x.dtype()), n.stat_shape);
+    dx = add(dx, multiply(gv, scale(centered, Scalar(2.0 / std::max(n.count, 1.0)))));
+  }
+  return dx;
 }
 
 Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
@@ -317,7 +323,8 @@ Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tenso
   }
   const Tensor gy = weight ? multiply(grad, reshape_exact(*weight, n.tail_shape)) : grad;
   Tensor dx = multiply(rstd, subtract(gy, multiply(xhat, mean(multiply(gy, xhat), n.axes, true))));
-  // inv_rms = (mean(x^2) + eps)^-1/2: d/dx = -inv_rms^3 x / N
+  // inv_rms = (mean(x^2) + eps)^-1/2: d/dx = -inv_rms^3 x / N (undefined when unused).
+  if (!grad_inv_rms.defined()) return dx;
   const Tensor gr = reshape_exact(cast(grad_inv_rms, x.dtype()), n.stat_shape);
   const Tensor r3 = multiply(rstd, square(rstd));
   return add(dx, multiply(multiply(gr, r3), scale(x, Scalar(-1.0 / std::max(n.count, 1.0)))));

@@ -53,12 +53,13 @@ Tensor linear_weight_grad(const Tensor& grad, const Tensor& x, const Tensor& wei
 // Normalization and losses.
 Tensor softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis);
 Tensor log_softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis);
-/// wrt: 0 = x, 1 = scale, 2 = bias. Gradients of the mean and variance outputs count too.
+/// wrt: 0 = x, 1 = scale, 2 = bias. Gradients of the mean and variance outputs count too
+/// (either may be undefined: no gradient reached it).
 Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor& grad_variance,
                        const Tensor& x, const std::optional<Tensor>& scale,
                        const std::optional<Tensor>& bias, float epsilon, int64_t begin_norm_axis,
                        int wrt);
-/// wrt: 0 = x, 1 = weight. The gradient of the inv_rms output counts too.
+/// wrt: 0 = x, 1 = weight. The gradient of the inv_rms output counts too (undefined: unused).
 Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
                      const std::optional<Tensor>& weight, float epsilon, int64_t begin_norm_axis,
                      int wrt);
