@@ -203,13 +203,16 @@ class Optimizer:
                 return self.step()
         with no_grad():
             for group in self._param_groups:
-                params_grads = self._collect(group)
-                if not params_grads:
-                    continue
-                clip = group.get("grad_clip")
-                if clip is not None:
-                    params_grads = [(p, g) for p, g in clip(params_grads) if g is not None]
-                self._apply(group, self._regularize(group, params_grads))
+                self._update_group(group, self._collect(group))
+
+    def _update_group(self, group, params_grads):
+        """Clips a group's (param, grad) pairs, regularizes and applies them."""
+        if not params_grads:
+            return
+        clip = group.get("grad_clip")
+        if clip is not None:
+            params_grads = [(p, g) for p, g in clip(params_grads) if g is not None]
+        self._apply(group, self._regularize(group, params_grads))
 
     def _apply(self, group, entries):
         raise NotImplementedError(f"{type(self).__name__} does not implement _apply")

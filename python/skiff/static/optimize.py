@@ -60,13 +60,8 @@ def minimize(opt, loss, startup_program=None, parameters=None, no_grad_set=None)
     try:
         with building(program), no_grad():
             for group in opt._param_groups:
-                pg = [(p, grads[id(p)]) for p in group["params"] if id(p) in grads]
-                if not pg:
-                    continue
-                clip = group.get("grad_clip")
-                if clip is not None:
-                    pg = [(p, g) for p, g in clip(pg) if g is not None]
-                opt._apply(group, opt._regularize(group, pg))
+                opt._update_group(group, [(p, grads[id(p)]) for p in group["params"]
+                                          if id(p) in grads])
         program._lr_vars.append((opt, opt._static.lr))
     finally:
         opt._static = None
