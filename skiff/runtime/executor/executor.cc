@@ -20,6 +20,7 @@
 #include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/bridge_util.h"
 #include "skiff/ops/ir/op_bridge.h"
+#include "skiff/runtime/executor/storage_counts.h"
 
 namespace skiff::executor {
 
@@ -136,9 +137,8 @@ struct Executor::Impl {
   std::vector<Slot> slots;
   std::unique_ptr<std::atomic<int>[]> remaining;
   std::vector<DenseTensor> results;
-  std::mutex mem_mu;
-  std::unordered_set<const Storage*> persistent;
-  std::unordered_map<const Storage*, int> live;  // storage -> handles held by slots
+  std::mutex mem_mu;   // parallel mode only
+  StorageCounts live;  // storage -> handles held by slots (-1: not the run's own)
   int64_t live_bytes = 0, peak = 0;
 
   void build(const jit::CapturedProgram& p);
@@ -399,11 +399,14 @@ void Executor::Impl::plan() {
 }
 
 void Executor::Impl::retain(const std::vector<DenseTensor>& ts) {
-  std::lock_guard<std::mutex> lock(mem_mu);
+  std::unique_lock<std::mutex> lock(mem_mu, std::defer_lock);
+  if (options.parallel) lock.lock();
   for (const DenseTensor& t : ts) {
     const Storage* st = t.storage().get();
-    if (!st || persistent.count(st)) continue;
-    if (live[st]++ == 0) {
+    if (st == nullptr) continue;
+    int& count = live.at(st);
+    if (count < 0) continue;  // an input, parameter or constant
+    if (count++ == 0) {
       live_bytes += static_cast<int64_t>(st->nbytes());
       peak = std::max(peak, live_bytes);
     }
@@ -413,14 +416,15 @@ void Executor::Impl::retain(const std::vector<DenseTensor>& ts) {
 void Executor::Impl::release_slot(int s) {
   std::vector<DenseTensor> ts = std::move(slots[s].ts);
   slots[s].ts.clear();
-  std::lock_guard<std::mutex> lock(mem_mu);
+  std::unique_lock<std::mutex> lock(mem_mu, std::defer_lock);
+  if (options.parallel) lock.lock();
   for (const DenseTensor& t : ts) {
     const Storage* st = t.storage().get();
-    auto it = st ? live.find(st) : live.end();
-    if (it == live.end()) continue;
-    if (--it->second == 0) {
+    int* count = st != nullptr ? live.find(st) : nullptr;
+    if (count == nullptr || *count < 0) continue;
+    if (--*count == 0) {
       live_bytes -= static_cast<int64_t>(st->nbytes());
-      live.erase(it);
+      live.erase(st);
     }
   }
   // `ts` goes out of scope here: the buffers return to the caching allocator.
@@ -635,19 +639,21 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds, bo
   m.remaining.reset(new std::atomic<int>[m.num_slots]);
   for (size_t s = 0; s < m.num_slots; ++s) m.remaining[s] = m.uses[s];
   m.results.assign(m.num_outputs, DenseTensor());
-  m.persistent.clear();
-  for (const DenseTensor& f : feeds) m.persistent.insert(f.storage().get());
-  for (const Tensor& p : m.params) m.persistent.insert(p.dense().storage().get());
+  m.live.reset(m.num_slots + m.params.size() + feeds.size());
+  auto not_owned = [&](const DenseTensor& t) {
+    if (t.storage()) m.live.at(t.storage().get()) = -1;
+  };
+  for (const DenseTensor& f : feeds) not_owned(f);
+  for (const Tensor& p : m.params) not_owned(p.dense());
   std::vector<const Code*> codes{&m.top};
   while (!codes.empty()) {
     const Code* c = codes.back();
     codes.pop_back();
     for (const Instr& in : c->instrs) {
-      if (in.kind == Kind::kConst) m.persistent.insert(in.constant.storage().get());
+      if (in.kind == Kind::kConst) not_owned(in.constant);
       for (const auto& sub : in.blocks) codes.push_back(sub.get());
     }
   }
-  m.live.clear();
   m.live_bytes = m.peak = 0;
   if (m.options.parallel) {
     m.run_parallel(feeds);
