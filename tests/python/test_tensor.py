@@ -56,9 +56,14 @@ def test_numpy_roundtrip_and_sharing():
     t = skiff.to_tensor(a)
     a[0, 0] = 100.0  # to_tensor copied the writable array
     assert t.numpy()[0, 0] == 0.0
-    v = t.numpy()
-    assert not v.flags.writeable  # a read-only view of the tensor's memory
-    assert np.shares_memory(v, t.numpy())
+    c = t.numpy()  # Paddle's numpy(): an array of its own, writable
+    assert c.flags.writeable
+    c[0, 0] = 7.0
+    assert t.numpy()[0, 0] == 0.0
+    v = np.asarray(t)  # __array__: a read-only view of the tensor's memory, no copy
+    assert not v.flags.writeable
+    assert np.shares_memory(v, np.asarray(t))
+    assert not np.shares_memory(v, t.numpy())
     w = np.array(t)  # __array__ + np.array's copy: writable
     w[0, 0] = 5
     assert t.numpy()[0, 0] == 0.0

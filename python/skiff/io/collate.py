@@ -19,7 +19,7 @@ def collate_numpy(batch):
     if isinstance(sample, np.ndarray):
         return np.stack(batch, axis=0)
     if _is_tensor(sample):
-        return np.stack([s.numpy() for s in batch], axis=0)
+        return np.stack([np.asarray(s) for s in batch], axis=0)
     if isinstance(sample, (bool, np.bool_)):
         return np.array(batch, dtype=np.bool_)
     if isinstance(sample, numbers.Integral):

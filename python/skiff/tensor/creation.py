@@ -1,7 +1,7 @@
 """Tensor creation with Paddle's signatures. Float dtypes default to get_default_dtype().
 
 to_tensor copies its data, except from a read-only, C-contiguous, aligned numpy array whose
-dtype is the target dtype (e.g. the result of Tensor.numpy()): that memory is shared.
+dtype is the target dtype (e.g. np.asarray(tensor), a read-only view): that memory is shared.
 """
 import builtins
 

@@ -46,11 +46,11 @@ def astype(self, dtype):
 
 
 def item(self, *args):
-    return self.numpy().item(*args)
+    return np.asarray(self).item(*args)
 
 
 def tolist(self):
-    return self.numpy().tolist()
+    return np.asarray(self).tolist()
 
 
 def gradient(self):
@@ -191,7 +191,7 @@ def __repr__(self):
     head = (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self.place}, "
             f"stop_gradient={self.stop_gradient},\n")
     prefix = "       "
-    body = np.array2string(np.asarray(self.numpy()), separator=", ", prefix=prefix,
+    body = np.array2string(np.asarray(self), separator=", ", prefix=prefix,
                            max_line_width=PRINT_OPTIONS["linewidth"],
                            precision=PRINT_OPTIONS["precision"],
                            threshold=PRINT_OPTIONS["threshold"],
