@@ -43,11 +43,12 @@ void bind_autograd(py::module_& m) {
   m.def(
       "grad",
       [](py::handle outputs, py::handle inputs, py::handle grad_outputs, py::handle retain_graph,
-         bool create_graph, bool allow_unused) {
+         bool create_graph, bool allow_unused, py::handle no_grad_vars) {
         autograd::GradOptions opt;
         if (!retain_graph.is_none()) opt.retain_graph = retain_graph.cast<bool>();
         opt.create_graph = create_graph;
         opt.allow_unused = allow_unused;
+        opt.no_grad_vars = tensors_or_none(no_grad_vars, "grad", "no_grad_vars");
         auto r = autograd::grad(tensors_or_none(outputs, "grad", "outputs"),
                                 tensors_or_none(inputs, "grad", "inputs"),
                                 tensors_or_none(grad_outputs, "grad", "grad_outputs"), opt);
@@ -57,7 +58,7 @@ void bind_autograd(py::module_& m) {
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
       py::arg("retain_graph") = py::none(), py::arg("create_graph") = false,
-      py::arg("allow_unused") = false);
+      py::arg("allow_unused") = false, py::arg("no_grad_vars") = py::none());
 
   py::class_<HookHandle>(m, "HookRemoveHelper").def("remove", &HookHandle::remove);
   m.def(

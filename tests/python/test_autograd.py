@@ -144,3 +144,19 @@ def test_cross_entropy_gradient_with_and_without_the_softmax_output():
     (g2,) = skiff.grad(loss.sum() + (softmax * skiff.to_tensor(v)).sum(), x)
     np.testing.assert_allclose(g2.numpy(),
                                p - onehot + p * (v - (p * v).sum(1, keepdims=True)), rtol=1e-9)
+
+
+def test_grad_no_grad_vars_are_constants():
+    """Paddle's no_grad_vars: no gradient flows through them (as if they were detached)."""
+    x = _leaf([1.0, 2.0])
+    y = x * x  # dy/dx = 2x
+    z = y * x  # dz/dx = 3x^2 in full; with y held constant: y = x^2
+    (full,) = skiff.grad(z.sum(), x, retain_graph=True)
+    np.testing.assert_allclose(full.numpy(), [3.0, 12.0])
+    (partial,) = skiff.grad(z.sum(), x, no_grad_vars=[y], retain_graph=True)
+    np.testing.assert_allclose(partial.numpy(), [1.0, 4.0])
+    # An input that only reaches the outputs through a no_grad_var gets no gradient.
+    (none,) = skiff.grad(z.sum(), y, no_grad_vars=y, allow_unused=True)
+    assert none is None
+    with pytest.raises(ValueError, match="grad: argument 'inputs\\[0\\]' expected an input the"):
+        skiff.grad(y.sum(), x, no_grad_vars=[y])

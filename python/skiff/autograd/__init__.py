@@ -122,6 +122,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """The gradients of `outputs` with respect to `inputs`, without touching `.grad`.
 
     Returns a list with one entry per input (None for an unused input when allow_unused).
+    no_grad_vars: tensors the gradient does not flow through (treated as constants).
     """
     if not only_inputs:
         raise NotImplementedError("grad: only_inputs=False is not supported (Paddle ignores it too)")
@@ -131,10 +132,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if grad_outputs is not None and len(grad_outputs) != len(outputs):
         raise ValueError(f"grad: argument 'grad_outputs' expected {len(outputs)} entries "
                          f"(one per output), got {len(grad_outputs)}")
-    if no_grad_vars:
-        raise NotImplementedError("grad: no_grad_vars is not supported yet; detach() those "
-                                  "tensors in the forward computation instead")
-    return _C.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+    # no_grad_vars: tensors no gradient flows through (as if they were constants).
+    no_grad_vars = _as_list(no_grad_vars)
+    for v in no_grad_vars or []:
+        if not isinstance(v, _C.Tensor):
+            raise TypeError(f"grad: argument 'no_grad_vars' expected Tensors, got "
+                            f"{type(v).__name__}")
+    return _C.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                   no_grad_vars)
 
 
 from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401

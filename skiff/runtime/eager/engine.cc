@@ -63,11 +63,14 @@ class GraphTask {
 
   // Targets whose incoming gradient grad() returns: (node, forward output index).
   void add_capture(const Edge& e) { captures_.push_back(e); }
+  // Edges no gradient flows through (grad's no_grad_vars): as if the tensor were a constant.
+  void add_block(const Edge& e) { blocked_.push_back(e); }
   std::vector<Tensor> captured() const { return captured_; }
 
   void run(const std::vector<Edge>& roots, const std::vector<Tensor>& root_grads) {
     discover(roots);
     for (size_t i = 0; i < roots.size(); ++i) {
+      if (!open(roots[i])) continue;  // an output that is itself a no_grad_var
       accumulate(states_[roots[i].node.get()].grads, roots[i].input_nr, root_grads[i]);
     }
     captured_.assign(captures_.size(), Tensor());
@@ -100,7 +103,7 @@ class GraphTask {
       order.push_back(n);
       if (stop_at_targets_ && targets.count(n)) continue;  // nothing behind a target runs
       for (const Edge& e : n->next_edges()) {
-        if (!e.valid()) continue;
+        if (!open(e)) continue;
         if (states_.emplace(e.node.get(), NodeState{}).second) stack.push_back(e.node.get());
       }
     }
@@ -118,7 +121,7 @@ class GraphTask {
           bool needed = targets.count(*it) > 0;
           for (const Edge& e : (*it)->next_edges()) {
             if (needed) break;
-            needed = e.valid() && states_[e.node.get()].needed;
+            needed = open(e) && states_[e.node.get()].needed;
           }
           if (needed) st.needed = changed = true;
         }
@@ -127,7 +130,7 @@ class GraphTask {
     for (auto& [n, st] : states_) {
       if (!st.needed || (stop_at_targets_ && targets.count(n))) continue;  // a target never runs
       for (const Edge& e : n->next_edges()) {
-        if (e.valid() && states_[e.node.get()].needed) ++states_[e.node.get()].dependencies;
+        if (open(e) && states_[e.node.get()].needed) ++states_[e.node.get()].dependencies;
       }
     }
   }
@@ -155,7 +158,7 @@ class GraphTask {
     bool run_node = captures_.empty();
     if (!run_node && !(is_target && stop_at_targets_)) {
       for (const Edge& e : node->next_edges()) {
-        run_node = run_node || (e.valid() && states_[e.node.get()].needed);
+        run_node = run_node || (open(e) && states_[e.node.get()].needed);
       }
     }
     if (!run_node) {
@@ -176,7 +179,7 @@ class GraphTask {
     const auto& edges = node->next_edges();
     for (size_t i = 0; i < edges.size() && i < input_grads.size(); ++i) {
       const Edge& e = edges[i];
-      if (!e.valid()) continue;
+      if (!open(e)) continue;
       NodeState& next = states_[e.node.get()];
       if (!next.needed) continue;
       Tensor g = input_grads[i];
@@ -195,9 +198,18 @@ class GraphTask {
     }
   }
 
+  bool open(const Edge& e) const {
+    if (!e.valid()) return false;
+    for (const Edge& b : blocked_) {
+      if (b.node == e.node && b.input_nr == e.input_nr) return false;
+    }
+    return true;
+  }
+
   bool keep_graph_;
   bool create_graph_;
   bool stop_at_targets_;
+  std::vector<Edge> blocked_;
   std::unordered_map<GradNode*, NodeState> states_;
   std::vector<std::shared_ptr<GradNode>> keep_alive_;
   std::vector<Edge> captures_;
@@ -272,6 +284,11 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
     SKIFF_ENFORCE(e.valid(), kPrecondition, "grad", str("inputs[", i, "]"),
                   "a tensor with stop_gradient=False", "a tensor with stop_gradient=True");
     task.add_capture(e);
+  }
+  for (const Tensor& t : options.no_grad_vars) {
+    if (!t.defined()) continue;
+    Edge e = gradient_edge(t);
+    if (e.valid()) task.add_block(e);
   }
   task.run(roots, seed_grads(outputs, grad_outputs, "grad"));
   std::vector<Tensor> result = task.captured();

@@ -27,6 +27,8 @@ struct GradOptions {
   /// into another that produced it, so each result counts only the paths that reach its input
   /// without passing another input (partial derivatives; autodiff through cf.if uses it).
   bool stop_at_inputs = false;
+  /// Tensors no gradient flows through (Paddle's no_grad_vars): treated as constants.
+  std::vector<Tensor> no_grad_vars;
 };
 
 /// paddle.grad: the gradients of `outputs` with respect to `inputs`, without touching `.grad`.

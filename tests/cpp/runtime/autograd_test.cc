@@ -230,5 +230,18 @@ TEST(AutogradTest, GradStopAtInputsGivesPartialDerivatives) {
   EXPECT_EQ(to_doubles(p[1].dense()), (std::vector<double>{1, 2}));  // dz/dy: x
 }
 
+// Paddle's no_grad_vars: gradients do not flow through them, as if they were constants.
+TEST(AutogradTest, NoGradVarsAreConstants) {
+  Tensor x = tensor64({2}, {1, 2}, true);
+  Tensor y = multiply(x, x);
+  Tensor z = sum(multiply(y, x));  // 3x^2 in full, y = x^2 with y held constant
+  autograd::GradOptions held;
+  held.retain_graph = true;
+  held.no_grad_vars = {y};
+  EXPECT_EQ(to_doubles(grad({z}, {x}, {}, held)[0].dense()), (std::vector<double>{1, 4}));
+  autograd::GradOptions full;
+  EXPECT_EQ(to_doubles(grad({z}, {x}, {}, full)[0].dense()), (std::vector<double>{3, 12}));
+}
+
 }  // namespace
 }  // namespace skiff::testing
