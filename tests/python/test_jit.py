@@ -566,3 +566,34 @@ def test_run_time_errors_name_the_line_the_op_was_captured_from():
     assert "add: argument 'y' expected a shape broadcastable" in str(e.value)
     assert f"the op was captured at {__file__}:{line})" in str(e.value)
     assert f'loc("{__file__}":{line}:0)' in str(f.concrete_program.main_program)
+
+
+def test_guarded_training_step_counts_optimizer_steps_once():
+    """A step whose update depends on the loss's value: two guarded programs; a run whose guard
+    fails must leave no trace (no parameter update, no Adam step counted)."""
+
+    def train(static):
+        paddle.seed(6)
+        m = nn.Linear(4, 1)
+        opt = paddle.optimizer.Adam(learning_rate=0.05, parameters=m.parameters())
+
+        def step(x, y):
+            loss = F.mse_loss(m(x), y)
+            loss.backward()
+            if loss > 1.0:
+                opt.step()
+            opt.clear_grad()
+            return loss
+
+        if static:
+            step = paddle.jit.to_static(step)
+        losses = []
+        for i, (x, y) in enumerate(_batches(10, [(8, 4), (8, 1)], seed=4)):
+            losses.append(float(step(x, y * (3.0 if i % 3 == 0 else 0.3))))
+        return losses, list(opt._steps.values()), step
+
+    eager, eager_steps, _ = train(False)
+    static, static_steps, step = train(True)
+    assert static == eager
+    assert static_steps == eager_steps and 0 < eager_steps[0] < 10
+    assert step.num_captures == 2

@@ -38,12 +38,12 @@ class CapturedStep:
                 step = _ops.full([], 0.0, float32)
             opt, names = self.opt, self._params
 
-            def advance():
+            def advance():  # once the run counted (its guards held)
                 for n in names:
                     opt._steps[n] = opt._steps.get(n, 0) + 1
-                step.fill_(float(opt._steps[names[0]]))
 
-            on_every_run(advance)
+            on_every_run(lambda: step.fill_(float(opt._steps.get(names[0], 0) + 1)))
+            on_every_run(advance, after=True)
             self._step = step
         return self._step
 

@@ -5,7 +5,8 @@ Capture runs the function itself on symbolic tensors through the same op API eag
 (skiff/runtime/jit): there is no source translation. Each cached program is guarded by the
 Python constants among the arguments, every input's dtype and shape (dims an InputSpec leaves
 None match any size when no gradient is needed), the stop_gradient flags, grad mode and the
-layer's training flag; a call that matches no program captures again (`num_captures`).
+layer's training flag; a call that matches no program captures again (`num_captures`). Python
+control flow on Tensor values adds value guards: one program per path (value_guard.py).
 
 When gradients are needed, the program also holds the backward, appended with the eager VJP
 rules, and is split into a forward and a backward program (jit::split_forward_backward). A call
@@ -22,15 +23,17 @@ from . import value_guard
 from .flatten import _Slot, flatten, structure_key, unflatten
 
 _enabled = True
-_run_hooks = []  # per capture in progress: functions to call before each run of its program
+_run_hooks = []  # per capture in progress: ([before each run], [after each counted run])
 
 
-def on_every_run(fn):
+def on_every_run(fn, after=False):
     """Inside a capture: `fn()` runs eagerly before each run of the program being captured
-    (refreshing a dense input such as the learning rate)."""
+    (refreshing a dense input such as the learning rate; it may run for a run whose guards then
+    fail, so it must not change state), or with after=True once a run has counted (advancing a
+    counter)."""
     if not _run_hooks:
         raise RuntimeError("on_every_run: expected a to_static capture in progress, got none")
-    _run_hooks[-1].append(fn)
+    _run_hooks[-1][1 if after else 0].append(fn)
 
 
 def enable_to_static(enable_to_static_bool):
@@ -75,7 +78,7 @@ class ConcreteProgram:
     def __init__(self, program, out_structure, n_out, diff_outputs, input_targets, params,
                  grad_index, parallel, run_hooks=(), guards=()):
         self.main_program = program
-        self.run_hooks = list(run_hooks)
+        self.before_run, self.after_run = run_hooks if run_hooks else ([], [])
         self.guards = list(guards)  # (output name, value) of the value reads it was captured on
         self.out_structure = out_structure
         self.n_out = n_out
@@ -107,7 +110,7 @@ class ConcreteProgram:
 
     def run(self, inputs):
         """The function's result, or MISMATCH when a guard does not hold for these inputs."""
-        for hook in self.run_hooks:
+        for hook in self.before_run:
             hook()
         if self._guard_checks:
             result = self._forward.run_guarded(inputs, self._guard_checks)
@@ -115,6 +118,8 @@ class ConcreteProgram:
                 return MISMATCH
         else:
             result = self._forward.run(inputs)
+        for hook in self.after_run:
+            hook()
         outs, saved = result[:self.n_out], result[self.n_out + len(self.guards):]
         if self.backward_program is None or not _C.is_grad_enabled():
             return unflatten(self.out_structure, outs)
@@ -151,7 +156,7 @@ def _capture(fn, structure, inputs, need_grad, parallel, feeds=None):
     cap = _C.jit.Capture()
     cap.set_locator(value_guard.user_location)
     cap.activate()
-    hooks = []
+    hooks = ([], [])
     _run_hooks.append(hooks)
     speculation = value_guard.Speculation(cap, feeds) if feeds is not None else None
     if speculation is not None:
@@ -350,7 +355,8 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
     """paddle.jit.to_static as a decorator or a function over a function or a Layer.
 
     full_graph=True: reading a Tensor's value inside the function (Python `if` on a Tensor) is
-    an error naming the line; full_graph=False (Paddle's default): such a function runs eagerly,
+    an error naming the line. full_graph=False (Paddle's default): a bool or int read gets one
+    guarded program per path taken (jit/value_guard.py); other reads run the function eagerly,
     with a warning. kwargs: parallel=True runs independent ops of the program on a thread pool.
     """
     if backend not in (None, "CINN"):
