@@ -597,3 +597,16 @@ def test_guarded_training_step_counts_optimizer_steps_once():
     assert static == eager
     assert static_steps == eager_steps and 0 < eager_steps[0] < 10
     assert step.num_captures == 2
+
+
+def test_not_to_static_functions_are_captured_as_written():
+    @paddle.jit.not_to_static
+    def helper(x):
+        return x * 2
+
+    @paddle.jit.to_static
+    def f(x):
+        return helper(x) + 1
+
+    np.testing.assert_allclose(f(paddle.ones([2])).numpy(), [3, 3])
+    assert "op.multiply" in str(f.concrete_program.main_program)

@@ -2,7 +2,8 @@
 executor), save and load of captured programs."""
 from . import value_guard
 from .save_load import TranslatedLayer, load, save  # noqa: F401
-from .static_function import StaticFunction, enable_to_static, to_static  # noqa: F401
+from .static_function import (  # noqa: F401
+    StaticFunction, enable_to_static, not_to_static, to_static)
 from .value_guard import Dy2StaticError  # noqa: F401
 
 value_guard.install()

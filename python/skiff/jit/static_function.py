@@ -383,3 +383,13 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
         return StaticFunction(fn, input_spec, full_graph, parallel=parallel)
 
     return decorate if function is None else decorate(function)
+
+
+def not_to_static(func=None):
+    """paddle.jit.not_to_static: marks a function that to_static must not convert. Capture runs
+    Python code as it is written (there is no source conversion to skip), so the function is
+    returned unchanged and, called inside a captured function, is captured with it, which is
+    what Paddle's AST mode does with such a function."""
+    if func is None:
+        return not_to_static
+    return func
