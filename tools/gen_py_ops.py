@@ -87,6 +87,22 @@ def gen_op(op, api_name=None):
         L.append(f"    skiff::{fn}({', '.join(call)});")
         L.append(f"    return {written[0]}_p ? py::reinterpret_borrow<py::object>({written[0]}) "
                  f": to_python({written[0]}_v);")
+    elif op.inplace_only:
+        # The written outputs are the arguments themselves: hand back the caller's objects
+        # instead of new Python wrappers (a fused update of many parameters would make one per
+        # tensor). Inside a capture, symbolic arguments are rebound: return the new handles.
+        L.append(f"    auto r = skiff::{fn}({', '.join(call)});")
+        L.append("    if (jit::capturing()) return to_python(std::move(r));")
+        items = []
+        for j, o in enumerate(op.outputs):
+            got = f"std::get<{j}>(r)" if len(op.outputs) > 1 else "r"
+            src = op.inplace.get(o.name)
+            items.append(f"py::reinterpret_borrow<py::object>({src})" if src
+                         else f"to_python(std::move({got}))")
+        if len(items) == 1:
+            L.append(f"    return {items[0]};")
+        else:
+            L.append(f"    return py::make_tuple({', '.join(items)});")
     else:
         L.append(f"    return to_python(skiff::{fn}({', '.join(call)}));")
     kw = []
@@ -107,7 +123,8 @@ def gen(ops):
            "#include <pybind11/pybind11.h>\n",
            "#include \"skiff/ops/generated/api.h\"",
            "#include \"skiff/python/convert.h\"",
-           "#include \"skiff/python/result.h\"\n",
+           "#include \"skiff/python/result.h\"",
+           "#include \"skiff/runtime/jit/capture_state.h\"\n",
            "namespace skiff::python {\n",
            "void bind_ops(py::module_& m) {"]
     names = []

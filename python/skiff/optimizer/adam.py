@@ -61,10 +61,12 @@ class Adam(Optimizer):
         eps = _float(group["epsilon"], "epsilon")
         amsgrad = bool(group["amsgrad"])
 
+        names = {id(p): p.name for p, _, _ in entries}
+
         def key(e):
             p, _, coeff = e
             return (self._param_lr(group, p), self._decay_coeff(group, p, coeff),
-                    self._steps.get(p.name, 0))
+                    self._steps.get(names[id(p)], 0))
 
         kernel = getattr(_ops, self._kernel)
         for (lr, coeff, step), items in self._buckets(entries, key).items():
@@ -77,7 +79,7 @@ class Adam(Optimizer):
                 step_tensor = self._static.step_tensor()
             else:
                 for p in params:
-                    self._steps[p.name] = step + 1
+                    self._steps[names[id(p)]] = step + 1
                 step_tensor = _ops.full([], float(step + 1), float32)
             kernel(params, grads, m1, m2, m2max, self._lr_tensor(lr), step_tensor, b1, b2, eps,
                    coeff, amsgrad)

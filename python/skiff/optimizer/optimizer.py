@@ -42,6 +42,7 @@ class Optimizer:
         # Static mode: minimize() takes the trainable parameters of the loss's program.
         parameters = [] if parameters is None else parameters
         self._static = None  # the static minimize in progress (skiff/static/optimize.py)
+        self._step_lr = None  # get_lr() for the eager step in progress (read once per step)
         if isinstance(parameters, (Tensor, dict)):
             raise TypeError("`parameters` argument given to the optimizer should be an iterable "
                             "of paddle Tensors, but got argument type is "
@@ -126,8 +127,10 @@ class Optimizer:
     def _add_accumulator(self, name, param, fill_value=0.0, dtype=None, shape=None):
         """Creates (or restores from a loaded state dict) the accumulator `name` of `param`."""
         store = self._accumulators[name]
-        if param.name in store:
-            return store[param.name]
+        pname = param.name
+        acc = store.get(pname)
+        if acc is not None:
+            return acc
         if dtype is None:
             dtype = float32 if str(param.dtype).endswith(("float16", "bfloat16")) else param.dtype
         shape = list(param.shape) if shape is None else shape
@@ -145,7 +148,7 @@ class Optimizer:
         else:
             acc = _ops.full(shape, fill_value, dtype)
         acc.name = key
-        store[param.name] = acc
+        store[pname] = acc
         return acc
 
     def _get_accumulator(self, name, param):
@@ -179,7 +182,10 @@ class Optimizer:
 
     def _param_lr(self, group, p):
         # Static mode: the multiplier of the program's lr tensor (the lr is read at each run).
-        base = 1.0 if self._static is not None else self.get_lr()
+        if self._static is not None:
+            base = 1.0
+        else:
+            base = self._step_lr if self._step_lr is not None else self.get_lr()
         return base * group["learning_rate"] * \
             getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)
 
@@ -201,9 +207,13 @@ class Optimizer:
             from ..jit.captured_step import captured_step
             with captured_step(self):
                 return self.step()
-        with no_grad():
-            for group in self._param_groups:
-                self._update_group(group, self._collect(group))
+        self._step_lr = self.get_lr()
+        try:
+            with no_grad():
+                for group in self._param_groups:
+                    self._update_group(group, self._collect(group))
+        finally:
+            self._step_lr = None
 
     def _update_group(self, group, params_grads):
         """Clips a group's (param, grad) pairs, regularizes and applies them."""
