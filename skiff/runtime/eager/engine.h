@@ -28,7 +28,7 @@ struct GradOptions {
   /// without passing another input (partial derivatives; autodiff through cf.if uses it).
   bool stop_at_inputs = false;
   /// Tensors no gradient flows through (Paddle's no_grad_vars): treated as constants.
-  std::vector<Tensor> no_grad_vars;
+  std::vector<Tensor> no_grad_vars = {};
 };
 
 /// paddle.grad: the gradients of `outputs` with respect to `inputs`, without touching `.grad`.

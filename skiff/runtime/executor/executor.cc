@@ -330,7 +330,6 @@ void Executor::Impl::plan() {
   std::vector<int> left = uses;
   int64_t cur = 0;
   planned = 0;
-  const std::vector<Instr>& instrs = top.instrs;
   auto hold = [&](int s, std::vector<int> ids) {
     for (int b : ids) {
       if (b >= 0 && refs[b]++ == 0) cur += size[b];
