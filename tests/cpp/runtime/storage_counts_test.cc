@@ -33,7 +33,9 @@ TEST(StorageCounts, MatchesAMapThroughInsertsAndErases) {
         int* got = table.find(key(i));
         auto it = want.find(key(i));
         ASSERT_EQ(got != nullptr, it != want.end()) << "step " << step << " key " << i;
-        if (got) ASSERT_EQ(*got, it->second) << "step " << step << " key " << i;
+        if (got) {
+          ASSERT_EQ(*got, it->second) << "step " << step << " key " << i;
+        }
       }
     }
   }
