@@ -5,6 +5,7 @@
 
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
+#include "skiff/python/result.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
@@ -12,14 +13,6 @@
 namespace skiff::python {
 
 namespace {
-
-std::vector<Tensor> tensors_or_none(py::handle h, const char* op, const char* arg) {
-  std::vector<Tensor> out;
-  if (h.is_none()) return out;
-  if (is_tensor(h)) return {tensor_arg(h, op, arg)};
-  for (py::handle item : h) out.push_back(item.is_none() ? Tensor() : tensor_arg(item, op, arg));
-  return out;
-}
 
 /// A Python hook owned by a tensor's grad node; remove() disables it (Paddle's handle API).
 struct HookHandle {
@@ -36,8 +29,9 @@ void bind_autograd(py::module_& m) {
   m.def(
       "backward",
       [](py::handle tensors, py::handle grad_tensors, bool retain_graph) {
-        autograd::backward(tensors_or_none(tensors, "backward", "tensors"),
-                           tensors_or_none(grad_tensors, "backward", "grad_tensors"), retain_graph);
+        autograd::backward(tensors_or_none_arg(tensors, "backward", "tensors"),
+                           tensors_or_none_arg(grad_tensors, "backward", "grad_tensors"),
+                           retain_graph);
       },
       py::arg("tensors"), py::arg("grad_tensors") = py::none(), py::arg("retain_graph") = false);
   m.def(
@@ -48,13 +42,11 @@ void bind_autograd(py::module_& m) {
         if (!retain_graph.is_none()) opt.retain_graph = retain_graph.cast<bool>();
         opt.create_graph = create_graph;
         opt.allow_unused = allow_unused;
-        opt.no_grad_vars = tensors_or_none(no_grad_vars, "grad", "no_grad_vars");
-        auto r = autograd::grad(tensors_or_none(outputs, "grad", "outputs"),
-                                tensors_or_none(inputs, "grad", "inputs"),
-                                tensors_or_none(grad_outputs, "grad", "grad_outputs"), opt);
-        py::list out;
-        for (auto& t : r) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
-        return out;
+        opt.no_grad_vars = tensors_or_none_arg(no_grad_vars, "grad", "no_grad_vars");
+        auto r = autograd::grad(tensors_or_none_arg(outputs, "grad", "outputs"),
+                                tensors_or_none_arg(inputs, "grad", "inputs"),
+                                tensors_or_none_arg(grad_outputs, "grad", "grad_outputs"), opt);
+        return to_python_or_none(std::move(r));
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
       py::arg("retain_graph") = py::none(), py::arg("create_graph") = false,

@@ -184,6 +184,14 @@ std::vector<Tensor> tensor_list_arg(py::handle h, const char* op, const char* ar
   return out;
 }
 
+std::vector<Tensor> tensors_or_none_arg(py::handle h, const char* op, const char* arg) {
+  std::vector<Tensor> out;
+  if (h.is_none()) return out;
+  if (is_tensor(h)) return {tensor_arg(h, op, arg)};
+  for (py::handle item : h) out.push_back(item.is_none() ? Tensor() : tensor_arg(item, op, arg));
+  return out;
+}
+
 bool bool_arg(py::handle h, const char* op, const char* arg) {
   if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
   if (const Tensor* t = as_tensor_ptr(h)) return tensor_scalar(*t, op, arg).to<bool>();

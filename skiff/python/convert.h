@@ -37,6 +37,8 @@ Tensor tensor_arg(py::handle h, const char* op, const char* arg);
 Tensor operand_arg(py::handle h, const Tensor* ref, const char* op, const char* arg);
 std::optional<Tensor> optional_tensor_arg(py::handle h, const char* op, const char* arg);
 std::vector<Tensor> tensor_list_arg(py::handle h, const char* op, const char* arg);
+/// None -> no tensors; a Tensor -> one; a list/tuple -> its items (None items stay undefined).
+std::vector<Tensor> tensors_or_none_arg(py::handle h, const char* op, const char* arg);
 
 bool bool_arg(py::handle h, const char* op, const char* arg);
 int64_t int_arg(py::handle h, const char* op, const char* arg);

@@ -18,6 +18,7 @@
 #include "skiff/ir/passes/passes.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
+#include "skiff/python/result.h"
 #include "skiff/runtime/jit/capture.h"
 #include "skiff/runtime/jit/partition.h"
 #include "skiff/runtime/jit/static_function.h"
@@ -56,12 +57,6 @@ jit::CaptureScope& scope_of(PyCapture& c) {
 struct Suspend {
   std::optional<jit::CaptureSuspension> on;
 };
-
-py::list tensors_or_none(std::vector<Tensor> ts) {
-  py::list out;
-  for (auto& t : ts) out.append(t.defined() ? py::cast(std::move(t)) : py::none());
-  return out;
-}
 
 /// A Tensor, or a list of them (symbolic ones included: tensor_arg refuses those outside a
 /// capture, as ops must, while the program API takes them at any time).
@@ -296,19 +291,11 @@ void bind_jit(py::module_& m) {
       .def("__enter__", [](Suspend& s) { s.on.emplace(); })
       .def("__exit__", [](Suspend& s, py::args) { s.on.reset(); });
   m.def(
-      "is_symbolic", [](const Tensor& t) { return jit::as_symbolic(t) != nullptr; },
-      py::arg("tensor"));
-  m.def(
       "gradients",
       [](const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
          py::handle grad_outputs) {
-        std::vector<Tensor> gout;
-        if (!grad_outputs.is_none()) {
-          for (py::handle h : grad_outputs) {
-            gout.push_back(h.is_none() ? Tensor() : tensor_arg(h, "gradients", "grad_outputs"));
-          }
-        }
-        return tensors_or_none(jit::gradients(outputs, inputs, gout));
+        return to_python_or_none(jit::gradients(
+            outputs, inputs, tensors_or_none_arg(grad_outputs, "gradients", "grad_outputs")));
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(),
       "Appends the gradients of outputs w.r.t. inputs to the program being captured");

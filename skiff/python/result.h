@@ -20,6 +20,15 @@ inline py::object to_python(std::vector<Tensor> ts) {
   return out;
 }
 
+/// A list with None for undefined tensors (gradients of unused inputs).
+inline py::object to_python_or_none(std::vector<Tensor> ts) {
+  py::list out(ts.size());
+  for (size_t i = 0; i < ts.size(); ++i) {
+    out[i] = ts[i].defined() ? py::cast(std::move(ts[i])) : py::object(py::none());
+  }
+  return out;
+}
+
 template <typename... Ts>
 py::object to_python(std::tuple<Ts...> r) {
   return std::apply(

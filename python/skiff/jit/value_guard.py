@@ -98,7 +98,7 @@ _speculations = []
 
 def _guarded(name, method):
     def guarded(self, *args, **kwargs):
-        if _C.jit.is_symbolic(self):
+        if self.is_symbolic:
             if not _speculations:
                 raise value_read_error(name)
             v = _speculations[-1].read(self, name)
