@@ -17,6 +17,8 @@ void bind_framework(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_py_layer(py::module_& m);
+/// Safetensors files through the C++ checkpoint code (include/skiff/checkpoint.h).
+void bind_checkpoint(py::module_& m);
 /// skiff._C.jit: captures, programs, the executor.
 void bind_jit(py::module_& m);
 /// skiff._C.jit.cond / while_loop / switch_case (control_flow_bind.cc).

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_tensor(m);
   sp::bind_autograd(m);
   sp::bind_py_layer(m);
+  sp::bind_checkpoint(m);
   auto jit = m.def_submodule("jit", "Captures into IR programs and their executor (to_static)");
   sp::bind_jit(jit);
   sp::bind_control_flow(jit);

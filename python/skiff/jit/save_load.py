@@ -9,7 +9,6 @@ from .. import _C
 from ..autograd import no_grad
 from ..nn import Layer
 from ..static.input import InputSpec
-from . import safetensors
 from .flatten import _Slot
 from .static_function import StaticFunction, _capture_specs, _flat_specs
 
@@ -68,7 +67,8 @@ def save(layer, path, input_spec=None, **configs):
                                      "single": isinstance(concrete.out_structure, _Slot)}),
         "skiff.state_names": json.dumps(state_names),
     }
-    safetensors.save_file(dict(program.params), path + PARAMS_SUFFIX, meta)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    _C.save_safetensors(list(program.params), path + PARAMS_SUFFIX, meta)
     from ..save_load import _write_atomic
     _write_atomic(path + MODEL_SUFFIX, program.text().encode())
 
@@ -123,7 +123,6 @@ def load(path, **configs):
                              f"path{MODEL_SUFFIX} and path{PARAMS_SUFFIX})")
     with open(model, "r") as f:
         text = f.read()
-    tensors, meta = safetensors.load_file(params_file)
-    params = list(tensors.items())
+    params, meta = _C.load_safetensors(params_file)
     program = _C.jit.Program.parse(text, params)
     return TranslatedLayer(program, params, meta)

@@ -140,7 +140,7 @@ class Executor:
             outs = dict(zip(compiled.outputs, compiled.run(feeds)))
         results = [outs[f"fetch{i}"] if t.is_symbolic else t for i, t in enumerate(targets)]
         if return_numpy:
-            return [np.array(r.numpy(), copy=True) for r in results]
+            return [r.numpy() for r in results]
         return results
 
     @staticmethod

@@ -139,12 +139,11 @@ class InferenceProgram:
             feeds = [_feed_tensor(self, n, feed[n]) for n, _, _ in self._inputs]
             outs = self._compiled.run(feeds)
         results = [outs[k] for k in wanted]
-        return [r.numpy().copy() for r in results] if return_numpy else results
+        return [r.numpy() for r in results] if return_numpy else results
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
     """Writes path_prefix.pdmodel/.pdiparams: what computes fetch_vars from feed_vars."""
-    from ..jit import safetensors
     from ..save_load import _write_atomic
     from .executor import _as_list
     _check_path(path_prefix, "static.save_inference_model")
@@ -173,21 +172,21 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     meta = {"skiff.format": "1", "skiff.inputs": json.dumps(inputs),
             "skiff.outputs": json.dumps({"count": len(names), "single": len(names) == 1}),
             "skiff.state_names": json.dumps({}), "skiff.fetch_names": json.dumps(names)}
-    safetensors.save_file(dict(pruned.params), path_prefix + ".pdiparams", meta)
+    os.makedirs(os.path.dirname(os.path.abspath(path_prefix)), exist_ok=True)
+    _C.save_safetensors(list(pruned.params), path_prefix + ".pdiparams", meta)
     _write_atomic(path_prefix + ".pdmodel", pruned.text().encode())
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
     """[program, feed names, fetch targets] from save_inference_model's (or jit.save's) files."""
-    from ..jit import safetensors
     model, params_file = path_prefix + ".pdmodel", path_prefix + ".pdiparams"
     for f in (model, params_file):
         if not os.path.exists(f):
             raise ValueError(f"static.load_inference_model: {f} does not exist")
     with open(model, "r") as f:
         text = f.read()
-    tensors, meta = safetensors.load_file(params_file)
-    program = _C.jit.Program.parse(text, list(tensors.items()))
+    params, meta = _C.load_safetensors(params_file)
+    program = _C.jit.Program.parse(text, params)
     inputs = [(i["name"], i["shape"], i["dtype"]) for i in json.loads(meta["skiff.inputs"])]
     fetch_names = json.loads(meta.get("skiff.fetch_names", "[]")) or \
         [f"out{i}" for i in range(json.loads(meta["skiff.outputs"])["count"])]

@@ -62,7 +62,7 @@ class Embedding(Layer):
                                             is_bias=False)
         if self._padding_idx is not None:
             from .._assign import assign_into
-            arr = np.array(self.weight.numpy(), copy=True)
+            arr = self.weight.numpy()
             arr[self._padding_idx] = 0
             assign_into(self.weight, arr)
         self._name = name
