@@ -20,6 +20,7 @@
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/capture_state.h"
+#include "skiff/runtime/jit/symbolic_tensor.h"
 
 namespace skiff::python {
 
@@ -34,10 +35,29 @@ const Tensor& defined(const Tensor& t, const char* what) {
 /// A numpy array over the tensor's memory (read-only: writes through it would bypass the
 /// version counters autograd relies on), or over a contiguous/float32 copy when the tensor is
 /// strided, bfloat16 or not on the CPU (then writable: nobody else sees it).
+/// Reading the value of a symbolic tensor (a function being captured by to_static): the hook
+/// python/skiff/jit/value_guard.py installs decides, speculating a guarded bool or int value, or
+/// raising an error that names the user's line. Only a symbolic tensor pays for it.
+py::object& symbolic_read_hook() {
+  static auto* hook = new py::object();
+  return *hook;
+}
+
+py::object read_symbolic(const Tensor& t, const char* what) {
+  SKIFF_ENFORCE(symbolic_read_hook(), kPrecondition, what, "self", "a tensor with data",
+                "a symbolic tensor of a program being captured");
+  return symbolic_read_hook()(t, what);
+}
+
 /// The tensor's values as a numpy array: a read-only view of its memory where it can be one
 /// (`shared_view`: np.asarray(t) through __array__), else, and always for Tensor.numpy(), an
 /// array of its own that may be written (Paddle's numpy() returns a copy).
 py::array to_numpy(const Tensor& t, bool shared_view) {
+  if (jit::as_symbolic(t) != nullptr) {
+    // Arrays are never speculated: the hook raises.
+    read_symbolic(t, shared_view ? "__array__" : "numpy");
+    SKIFF_THROW(kInternal, "numpy", "self", "an error for a symbolic tensor", "none");
+  }
   DenseTensor d = defined(t, "numpy").dense();
   if (!d.place().is_cpu()) d = d.copy_to(Place::cpu());
   if (d.dtype() == DType::kBFloat16) d = cast_data(d, DType::kFloat32);
@@ -123,6 +143,7 @@ py::object power(py::handle self, py::handle other, bool reflected) {
 
 /// The single element as a Python number (the __float__/__int__/__bool__ protocols).
 py::object single(const Tensor& t, const char* what) {
+  if (jit::as_symbolic(t) != nullptr) return read_symbolic(t, what);
   SKIFF_ENFORCE(defined(t, what).numel() == 1, kInvalidArgument, what, "self",
                 "a tensor with exactly one element", str("shape ", t.dims()));
   return to_numpy(t, /*shared_view=*/true).attr("item")();
@@ -399,6 +420,7 @@ void bind_tensor(py::module_& m) {
   def_binary<&skiff::greater_equal>(cls, "__ge__", nullptr, "greater_equal");
 
   // Python's tensor/indexing.py handles what basic_getitem does not.
+  m.def("_set_symbolic_read_hook", [](py::object fn) { symbolic_read_hook() = std::move(fn); });
   static auto* getitem_fallback = new py::object();
   m.def("_set_getitem_fallback", [](py::object fn) { *getitem_fallback = std::move(fn); });
   cls.def("__getitem__", [](py::handle self, py::handle index) -> py::object {

@@ -96,13 +96,19 @@ class Speculation:
 _speculations = []
 
 
+def _read(t, what):
+    """The C++ hook for bool(), int(), float(), numpy() of a symbolic tensor."""
+    if not _speculations:
+        raise value_read_error(what)
+    v = _speculations[-1].read(t, what)
+    return bool(v) if what == "__bool__" else int(v)
+
+
 def _guarded(name, method):
+    """item() and tolist() (Python methods) name themselves in the error."""
     def guarded(self, *args, **kwargs):
         if self.is_symbolic:
-            if not _speculations:
-                raise value_read_error(name)
-            v = _speculations[-1].read(self, name)
-            return bool(v) if name == "__bool__" else int(v)
+            raise value_read_error(name)
         return method(self, *args, **kwargs)
 
     guarded.__name__ = getattr(method, "__name__", name)
@@ -111,8 +117,6 @@ def _guarded(name, method):
 
 
 def install():
-    for name in ("__bool__", "__float__", "__int__", "__index__", "numpy", "item", "tolist",
-                 "__array__"):
-        method = getattr(_C.Tensor, name, None)
-        if method is not None:
-            setattr(_C.Tensor, name, _guarded(name, method))
+    _C._set_symbolic_read_hook(_read)
+    for name in ("item", "tolist"):
+        setattr(_C.Tensor, name, _guarded(name, getattr(_C.Tensor, name)))
