@@ -19,7 +19,7 @@ import yaml
 
 # The record grammar helpers are gen_ops.py's: one reader of the op records' text form.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_ops import split_top, write_if_changed  # noqa: E402
+from opgen import split_top, write_if_changed  # noqa: E402
 
 # record type -> (ArgKind, C++ parameter type, attribute builder, accessor helper)
 ATTR_KINDS = {

@@ -12,6 +12,7 @@
 // infer-meta, kernel-executing folding and kernel selection (skiff/ops/ir/op_bridge.h).
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -36,6 +37,12 @@ std::set<std::string> split_set(const std::string& s) {
   return out;
 }
 
+/// --opt-level's value: a whole number 0..4 (Paddle's levels), else nullopt.
+std::optional<int> parse_opt_level(const std::string& s) {
+  if (s.empty() || s.size() > 1 || s[0] < '0' || s[0] > '4') return std::nullopt;
+  return s[0] - '0';
+}
+
 bool starts_with(const std::string& s, const char* p, std::string* rest) {
   std::string prefix(p);
   if (s.compare(0, prefix.size(), prefix) != 0) return false;
@@ -55,7 +62,13 @@ int run(int argc, char** argv) {
     if (starts_with(a, "--passes=", &v)) {
       passes = v;
     } else if (starts_with(a, "--opt-level=", &v)) {
-      opt_level = std::stoi(v);
+      std::optional<int> level = parse_opt_level(v);
+      if (!level) {
+        std::cerr << "error: skiff-opt: argument '--opt-level' expected an integer in [0, 4], got '"
+                  << v << "'\n";
+        return 2;
+      }
+      opt_level = *level;
     } else if (a == "--no-verify") {
       verify_ir = false;
     } else if (a == "--timing") {
@@ -117,6 +130,9 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const skiff::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {  // e.g. bad_alloc: still an error line, not an abort
+    std::cerr << "error: skiff-opt: " << e.what() << "\n";
     return 1;
   }
 }

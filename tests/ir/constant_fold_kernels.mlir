@@ -39,21 +39,21 @@ builtin.module {
 // -----
 // Not folded: results above the size limit (SKIFF_IR_FOLD_MAX_ELEMENTS, default 65536; here
 // 300x300), random ops (dropout draws from the generator) and ops without a CPU kernel for the
-// operand dtype (matmul of int32).
+// operand dtype (maximum of bool).
 // RUN: --passes=constant-fold,dce
 // CHECK: op.matmul
 // CHECK: op.dropout
-// CHECK: op.matmul
+// CHECK: op.maximum
 builtin.module {
   %a = op.full {dtype = f32, fill_value = 1.0, shape = [300, 1]} : () -> tensor<300x1xf32>
   %b = op.full {dtype = f32, fill_value = 2.0, shape = [1, 300]} : () -> tensor<1x300xf32>
   %m = op.matmul(%a, %b) {transpose_x = false, transpose_y = false} : (tensor<300x1xf32>, tensor<1x300xf32>) -> tensor<300x300xf32>
   %d, %mask = op.dropout(%b) {is_test = false, mode = "upscale_in_train", p = 0.5, seed = 0} : (tensor<1x300xf32>) -> (tensor<1x300xf32>, tensor<1x300xu8>)
-  %i = builtin.constant {value = dense<tensor<2x2xi32>, [7, 8, 9, 10]>} : () -> tensor<2x2xi32>
-  %r = op.matmul(%i, %i) {transpose_x = false, transpose_y = false} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  %i = builtin.constant {value = dense<tensor<2x2xbool>, [true, false, false, true]>} : () -> tensor<2x2xbool>
+  %r = op.maximum(%i, %i) : (tensor<2x2xbool>, tensor<2x2xbool>) -> tensor<2x2xbool>
   builtin.shadow_output(%m) {name = "m"} : (tensor<300x300xf32>) -> ()
   builtin.shadow_output(%d) {name = "d"} : (tensor<1x300xf32>) -> ()
-  builtin.shadow_output(%r) {name = "r"} : (tensor<2x2xi32>) -> ()
+  builtin.shadow_output(%r) {name = "r"} : (tensor<2x2xbool>) -> ()
 }
 
 // -----

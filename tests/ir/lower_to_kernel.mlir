@@ -26,10 +26,10 @@ builtin.module {
 // -----
 // RUN: --passes=lower-to-kernel
 // An op without a CPU kernel for its dtype fails at lowering time, before anything runs.
-// CHECK-ERROR: op.matmul
-// CHECK-ERROR: kernel' expected a cpu kernel for int32, got cpu kernels for:
+// CHECK-ERROR: op.maximum
+// CHECK-ERROR: kernel' expected a cpu kernel for bool, got cpu kernels for:
 builtin.module {
-  %i = op.data {dtype = i32, name = "i", shape = [2, 2]} : () -> tensor<2x2xi32>
-  %m = op.matmul(%i, %i) {transpose_x = false, transpose_y = false} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
-  builtin.shadow_output(%m) {name = "m"} : (tensor<2x2xi32>) -> ()
+  %i = op.data {dtype = bool, name = "i", shape = [2, 2]} : () -> tensor<2x2xbool>
+  %m = op.maximum(%i, %i) : (tensor<2x2xbool>, tensor<2x2xbool>) -> tensor<2x2xbool>
+  builtin.shadow_output(%m) {name = "m"} : (tensor<2x2xbool>) -> ()
 }

@@ -66,5 +66,9 @@ struct SameOperandsAndResultTypeTrait {
 struct ElementwiseTrait {
   static constexpr std::string_view kName = "elementwise";
 };
+/// f(f(x)) == f(x) for equal attributes (canonicalization drops the outer op).
+struct IdempotentTrait {
+  static constexpr std::string_view kName = "idempotent";
+};
 
 }  // namespace skiff::ir

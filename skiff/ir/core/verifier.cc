@@ -3,9 +3,111 @@
 #include <vector>
 
 #include "skiff/base/error.h"
+#include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/interfaces.h"
 #include "skiff/ir/core/op_base.h"
 
 namespace skiff::ir {
+
+// Note [Types agree with infer-meta]
+// A program states every result type, and a parsed or hand-built program can state types its
+// ops cannot produce (matmul of 2x3 by 4x5, relu declared i64). The executor trusts the types
+// (it plans buffers from them), so the verifier reruns each op's infer-meta on its operand types
+// and attributes: an error there names the op and the operand, and a result whose declared type
+// disagrees with the inferred one is rejected. Dims agree when equal or when either is dynamic
+// (`?`): capture widens types to dynamic dims where control flow merges shapes, and a program may
+// state a dim the rule could only infer as dynamic. Layouts are not compared.
+namespace {
+
+/// `read` applied to a type and, for a vec, to its elements.
+Type read_type(IrContext* ctx, Type t, TypeReader read) {
+  if (!t || !read) return t;
+  if (auto v = t.dyn_cast<VectorType>()) {
+    std::vector<Type> elems;
+    for (Type e : v.elements()) elems.push_back(read_type(ctx, e, read));
+    return VectorType::get(ctx, elems);
+  }
+  return read(t);
+}
+
+/// A builtin tensor, or a vec of them: the types infer-meta reads without a TypeReader.
+bool is_tensor_like(Type t) {
+  if (!t || t.isa<TensorType>()) return true;
+  auto v = t.dyn_cast<VectorType>();
+  if (!v) return false;
+  for (Type e : v.elements()) {
+    if (!is_tensor_like(e)) return false;
+  }
+  return true;
+}
+
+bool agrees(Type inferred, Type declared) {
+  if (inferred == declared) return true;
+  auto a = inferred.dyn_cast<TensorType>();
+  auto b = declared.dyn_cast<TensorType>();
+  if (a && b) {
+    if (a.dtype() != b.dtype() || a.rank() != b.rank()) return false;
+    for (int64_t i = 0; i < a.rank(); ++i) {
+      int64_t x = a.shape()[i], y = b.shape()[i];
+      if (x != y && x != kDynamic && y != kDynamic) return false;
+    }
+    return true;
+  }
+  auto va = inferred.dyn_cast<VectorType>();
+  auto vb = declared.dyn_cast<VectorType>();
+  if (!va || !vb || va.size() != vb.size()) return false;
+  for (size_t i = 0; i < va.size(); ++i) {
+    if (!agrees(va.elements()[i], vb.elements()[i])) return false;
+  }
+  return true;
+}
+
+std::string type_list(std::span<const Type> types) {
+  std::string s;
+  for (size_t i = 0; i < types.size(); ++i) {
+    s += (i ? ", " : "") + (types[i] ? to_string(types[i]) : std::string("none"));
+  }
+  return s;
+}
+
+}  // namespace
+
+void verify_against_infer_meta(Operation* op, const OpInfo* rule, TypeReader read) {
+  const InferMetaConcept* im = rule ? rule->interface<InferMetaInterface>() : nullptr;
+  if (!im || !im->infer) return;
+  IrContext* ctx = op->context();
+  std::vector<Type> in;
+  for (uint32_t i = 0; i < op->num_operands(); ++i) {
+    in.push_back(op->operand(i) ? read_type(ctx, op->operand(i).type(), read) : Type());
+  }
+  // Other dialects' types (a lowered op.data's placed result) are checked by their dialect.
+  for (Type t : in) {
+    if (!is_tensor_like(t)) return;
+  }
+  for (uint32_t i = 0; i < op->num_results(); ++i) {
+    if (!is_tensor_like(read_type(ctx, op->result_type(i), read))) return;
+  }
+  std::string who = op->describe();
+  if (rule != op->info()) who += str(" (", rule->name, ")");
+  std::vector<Type> out;
+  try {
+    out = im->infer(ctx, in, op->attrs());
+  } catch (const Error& e) {
+    // infer-meta names its argument (the operand); the op and its location come first.
+    ErrorInfo info = e.info();
+    info.hint = str("operand types (", type_list(in), ")");
+    info.op = str(who, ": ", info.op);
+    throw Error(std::move(info));
+  }
+  SKIFF_ENFORCE(out.size() == op->num_results(), kInvalidArgument, who, "results",
+                str(out.size(), " results (infer-meta)"), op->num_results());
+  for (uint32_t i = 0; i < op->num_results(); ++i) {
+    Type declared = read_type(ctx, op->result_type(i), read);
+    SKIFF_ENFORCE(agrees(out[i], declared), kTypeError, who, str("result #", i),
+                  str(to_string(out[i]), " (infer-meta of ", type_list(in), ")"),
+                  to_string(declared));
+  }
+}
 
 namespace {
 
@@ -43,6 +145,7 @@ class Verifier {
     }
     if (op->info()->verify) op->info()->verify(op);
     for (auto* tv : op->info()->trait_verifiers) tv(op);
+    verify_against_infer_meta(op, op->info());
     for (uint32_t r = 0; r < op->num_regions(); ++r) {
       for (Block* b : op->region(r)) verify_block(op, b);
     }

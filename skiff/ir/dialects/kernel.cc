@@ -2,6 +2,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
+#include "skiff/ir/core/verifier.h"
 
 namespace skiff::ir {
 
@@ -139,6 +140,12 @@ void KernelCallOp::verify(Operation* op) {
     SKIFF_ENFORCE(is_placed(op->result_type(i)), kTypeError, op->describe(), str("result #", i),
                   "a placed tensor (!kernel.dense)", to_string(op->result_type(i)));
   }
+  // The lowered op's infer-meta still holds for the call (Note [Types agree with infer-meta]).
+  const std::string& lowered = op->attr_of<StrAttr>("op_name").value();
+  verify_against_infer_meta(op, op->context()->find_op(lowered), [](Type t) -> Type {
+    auto p = t.dyn_cast<DenseTensorOnPlaceType>();
+    return p ? Type(p.tensor()) : t;
+  });
 }
 KernelCallOp KernelCallOp::build(Builder& b, std::string_view op_name, std::string_view kernel_name,
                                  KernelKeyAttr key, std::span<const Value> inputs,
