@@ -30,3 +30,5 @@ from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
+from . import distributed  # noqa: E402
+from .distributed import DataParallel  # noqa: F401,E402
