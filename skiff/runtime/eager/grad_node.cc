@@ -104,6 +104,9 @@ void register_hook(const Tensor& t, TensorHook hook) {
   Edge e = gradient_edge(t);
   SKIFF_ENFORCE(e.valid(), kPrecondition, "register_hook", "tensor",
                 "a tensor that requires grad (stop_gradient=False)", "stop_gradient=True");
+  AutogradMeta* m = autograd_meta(t);
+  // A leaf: also kept in its meta, so accumulators made for later graphs run it too.
+  if (m->grad_node == nullptr) m->leaf_hooks.push_back(hook);
   e.node->add_pre_hook(e.input_nr, std::move(hook));
 }
 
