@@ -47,7 +47,6 @@ Edge gradient_edge(const Tensor& t) {
     acc->input_metas().push_back({t.dtype(), t.dims()});
     acc->output_metas().push_back({t.dtype(), t.dims()});
     acc->set_place(t.place());
-    for (const auto& hook : m->leaf_hooks) acc->add_pre_hook(0, hook);
     m->accumulator = acc;
   }
   return {acc, 0};

@@ -3,9 +3,7 @@
 // that produced it and which of that node's outputs it is.
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <vector>
 
 #include "skiff/core/tensor.h"
 
@@ -32,9 +30,8 @@ class AutogradMeta final : public AutogradMetaBase {
   uint32_t output_nr = 0;
   /// A leaf's gradient accumulator, created when first needed.
   std::weak_ptr<GradNode> accumulator;
-  /// A leaf's register_hook hooks. The accumulator lives only as long as a graph uses it, so
-  /// each new accumulator gets these as its pre-hooks (the engine runs them like a non-leaf's).
-  std::vector<std::function<Tensor(const Tensor&)>> leaf_hooks;
+  /// Set by register_hook on a leaf: keeps the accumulator holding the hooks alive.
+  std::shared_ptr<GradNode> hooked_accumulator;
   /// A recorded view op's output sharing its base's storage, and the storage version then
   /// (in-place writes through it are refused; see inplace.h).
   bool is_view = false;
