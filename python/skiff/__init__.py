@@ -34,3 +34,5 @@ from . import jit, static  # noqa: F401,E402
 # --- paddle.Model, metric, callbacks, vision (branch hapi) ---
 from . import callbacks, metric, vision  # noqa: F401,E402
 from .hapi import Model  # noqa: F401,E402
+from . import distributed  # noqa: E402
+from .distributed import DataParallel  # noqa: F401,E402
