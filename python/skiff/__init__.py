@@ -30,3 +30,4 @@ from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
+from . import profiler  # noqa: F401,E402

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "skiff/base/logging.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::ops {
 
@@ -48,7 +49,8 @@ DType promote_all(const char* op, std::initializer_list<const DenseTensor*> tens
   return result;
 }
 
-KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
+namespace {
+KernelChoice choose_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
   const KernelRegistry& r = KernelRegistry::global();
   const Backend backend = t_backend_override.value_or(backend_of(place));
   if (KernelFn fn = r.find(op, backend, dtype)) return {fn, backend, dtype};
@@ -64,6 +66,19 @@ KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallb
     }
   }
   return {r.get(op, backend, dtype), backend, dtype};  // throws, listing what exists
+}
+
+// The name a profile shows for a kernel: matmul_cpu<float32>, as the kernels are written.
+void note_kernel(OpId op, Backend backend, DType dtype) {
+  profiler::note_kernel(static_cast<int>(op),
+                        str(op_schema(op).name, "_", backend_name(backend), "<", dtype, ">"));
+}
+}  // namespace
+
+KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
+  KernelChoice c = choose_kernel(op, place, dtype, fallback_dtype);
+  if (profiler::is_enabled()) [[unlikely]] note_kernel(op, c.backend, c.dtype);
+  return c;
 }
 
 DenseTensor allocate_output(const TensorMeta& meta, const Place& place) {
