@@ -268,6 +268,16 @@ Tensor zero_grad(GradNode* node, size_t i) {
   return filled_like(meta, node->place(), 0);
 }
 
+namespace {
+thread_local int backward_depth = 0;
+thread_local std::vector<std::function<void()>> backward_callbacks;
+}  // namespace
+
+void queue_callback(std::function<void()> fn) {
+  if (backward_depth == 0) return fn();
+  backward_callbacks.push_back(std::move(fn));
+}
+
 void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs,
               bool retain_graph) {
   const auto roots = root_edges(outputs, "backward");
@@ -275,7 +285,25 @@ void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& gra
   // gradients to it afterwards.
   GraphTask task(retain_graph || jit::capturing(), /*create_graph=*/false);
   profiler::RecordEvent ev("backward", profiler::EventType::kBackward);
-  task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
+  ++backward_depth;
+  try {
+    task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
+  } catch (...) {
+    if (--backward_depth == 0) backward_callbacks.clear();
+    throw;
+  }
+  if (--backward_depth > 0) return;
+  // Callbacks may queue more; each runs once, in order.
+  for (size_t i = 0; i < backward_callbacks.size(); ++i) {
+    auto fn = std::move(backward_callbacks[i]);
+    try {
+      fn();
+    } catch (...) {
+      backward_callbacks.clear();
+      throw;
+    }
+  }
+  backward_callbacks.clear();
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
