@@ -724,11 +724,11 @@ def gen_dense_fn(op, inplace=False):
             L.append(f"  std::vector<DenseTensor> {o.name};")
             if o.name not in op.view:
                 L.append(f"  {o.name}.reserve({o.name}_meta.size());")
-                L.append(f"  for (const auto& m : {o.name}_meta) {o.name}.push_back(allocate_output(m, place));")
+                L.append(f"  for (const auto& m : {o.name}_meta) {o.name}.push_back(allocate_output(kOp, m, place));")
         else:
             L.append(f"  DenseTensor {o.name};")
             if o.name not in op.view:
-                L.append(f"  if (!{o.name}_meta.dims.has_dynamic()) {o.name} = allocate_output({o.name}_meta, place);")
+                L.append(f"  if (!{o.name}_meta.dims.has_dynamic()) {o.name} = allocate_output(kOp, {o.name}_meta, place);")
     fields = []
     for a in op.args:
         if a.kind == "kTensor":

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "skiff/base/logging.h"
+#include "skiff/core/shape_math.h"
 #include "skiff/profiler/record_event.h"
 
 namespace skiff::ops {
@@ -81,8 +82,21 @@ KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallb
   return c;
 }
 
+DenseTensor allocate_output(const char* op, const TensorMeta& meta, const Place& place) {
+  // Size checks name the op (the allocator and DenseTensor::empty know only "empty").
+  const int64_t nbytes = checked_nbytes(meta.dims, dtype_size(meta.dtype), op, "out");
+  try {
+    return DenseTensor::empty(meta.dims, meta.dtype, place);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kOutOfMemory) throw;
+    SKIFF_THROW(kOutOfMemory, op, "out",
+                str("memory for a ", meta.dims, " ", meta.dtype, " result"),
+                str(e.what(), " (", nbytes, " bytes)"));
+  }
+}
+
 DenseTensor allocate_output(const TensorMeta& meta, const Place& place) {
-  return DenseTensor::empty(meta.dims, meta.dtype, place);
+  return allocate_output("allocate", meta, place);
 }
 
 ScopedBackend::ScopedBackend(Backend backend) : previous_(t_backend_override) {

@@ -297,11 +297,20 @@ class Layer:
         Shape mismatches are skipped with a warning (and count as missing), as in Paddle."""
         from ... import no_grad
         from .._assign import assign_into
+        import numpy as np
+        from ... import Tensor
+        if not hasattr(state_dict, "get") or not hasattr(state_dict, "keys"):
+            raise TypeError("set_state_dict: argument 'state_dict' expected a dict of Tensors, "
+                            f"got {type(state_dict).__name__}")
         missing_keys, unexpected_keys, match_keys = [], [], set()
         matched = []
         for key, param in self._state_dict_impl(use_hook=False).items():
             key_name = key if use_structured_name else getattr(param, "name", key)
             state = state_dict.get(key_name, None)
+            if state is not None and not isinstance(state, (Tensor, np.ndarray)):
+                raise TypeError(f"set_state_dict: argument 'state_dict' expected a Tensor or "
+                                f"numpy array for key '{key_name}', got "
+                                f"{type(state).__name__}")
             if state is None:
                 missing_keys.append(key)
                 warnings.warn(f"Skip loading for {key}. {key_name} is not found in the provided "
