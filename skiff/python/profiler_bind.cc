@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "skiff/ops/profile_mode.h"
 #include "skiff/profiler/profiler.h"
 #include "skiff/python/bind.h"
 
@@ -43,6 +44,7 @@ py::dict args_dict(const prof::EventArgs& args) {
 }  // namespace
 
 void bind_profiler(py::module_& m) {
+  ops::install_profile_mode();
   py::enum_<prof::EventType> type(m, "TracerEventType", "Paddle's TracerEventType");
   for (int i = 0; i < prof::kNumEventTypes; ++i) {
     const auto t = static_cast<prof::EventType>(i);

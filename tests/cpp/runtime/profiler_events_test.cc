@@ -2,7 +2,12 @@
 // instructions with their kernels, IR passes of the compile pipeline, allocator calls.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
+#include "skiff/ops/dispatch/mode.h"
 #include "skiff/ops/generated/api.h"
+#include "skiff/ops/profile_mode.h"
 #include "skiff/profiler/profiler.h"
 #include "skiff/runtime/eager/autograd_meta.h"
 #include "skiff/runtime/eager/engine.h"
@@ -23,6 +28,38 @@ std::vector<const profiler::HostEvent*> of_type(const profiler::ProfilerResult& 
 
 bool inside(const profiler::HostEvent& inner, const profiler::HostEvent& outer) {
   return inner.tid == outer.tid && outer.start_ns <= inner.start_ns && inner.end_ns <= outer.end_ns;
+}
+
+bool has_mode(const std::string& name) {
+  for (const auto& m : dispatch::active_modes()) {
+    if (m == name) return true;
+  }
+  return false;
+}
+
+TEST(ProfilerEvents, EagerOpsAreEventsOfTheProfileModeWithShapesAndKernel) {
+  ops::install_profile_mode();
+  Tensor a = full({2, 3}, 1.0, DType::kFloat32);
+  Tensor b = full({3}, 2.0, DType::kFloat32);
+  EXPECT_FALSE(has_mode("profile"));
+  profiler::Profiler p({.record_shapes = true});
+  p.start();
+  EXPECT_TRUE(has_mode("profile"));
+  Tensor c = add(a, b);
+  Tensor d = concat({a, c}, 0);
+  profiler::ProfilerResult r = p.stop();
+  EXPECT_FALSE(has_mode("profile"));
+  std::map<std::string, std::map<std::string, std::string>> ops;
+  for (const auto* e : of_type(r, EventType::kOperator)) {
+    for (const auto& [k, v] : e->args) ops[e->name][k] = v;
+  }
+  ASSERT_TRUE(ops.count("add"));
+  EXPECT_EQ(ops["add"]["input_shapes"], "[[2, 3], [3]]");
+  EXPECT_EQ(ops["add"]["input_dtypes"], "[float32, float32]");
+  EXPECT_EQ(ops["add"]["kernel"], "add_cpu<float32>");
+  ASSERT_TRUE(ops.count("concat"));
+  EXPECT_EQ(ops["concat"]["input_shapes"], "[[[2, 3], [2, 3]]]");
+  EXPECT_EQ(of_type(r, EventType::kKernel).size(), 2u);
 }
 
 TEST(ProfilerEvents, GradNodesRunInsideTheBackwardRange) {
