@@ -51,6 +51,8 @@ class ProfileMode final : public dispatch::Mode {
     profiler::RecordEvent ev(call.name(), profiler::EventType::kOperator);
     ev.set_op_id(static_cast<int>(call.id()));
     if (ev.active() && profiler::shapes_enabled()) add_input_args(call, ev);
+    // A mode above took the kernel's place (capture appends an IR op instead): no kernel runs.
+    if (ev.active() && call.kernel_replaced()) ev.add_arg("captured", "true");
     next(call);
   }
 };

@@ -122,6 +122,9 @@ def test_summary_tables_and_load_profiler_result(tmp_path):
         p.summary(sorted_by=profiler.SortedKeys.CPUTotal, op_detail=True, thread_sep=False,
                   time_unit='ms')
     text = out.getvalue()
+    # Eager ops come from the profile mode of the dispatch stack, their kernels under them.
+    assert "\nmatmul " in text and "\n  matmul_cpu<float32> " in text, text
+    assert "Kernel Summary" in text
     for title in ("Device Summary", "Overview Summary", "Operator Summary", "Time unit: ms",
                   "Thread: All threads merged", "CPU Total / Avg / Max / Min / Ratio(%)"):
         assert title in text, text
@@ -174,6 +177,21 @@ def test_static_program_instructions_carry_their_kernels():
     assert "relu_cpu<float32>" in kernels, kernels
     ops = {name: args for name, t, s, e, tid, args in events if t == "Operator"}
     assert ops["relu"]["kernel"] == "relu_cpu<float32>"
+
+
+def test_record_shapes_gives_op_inputs():
+    x = paddle.randn([4, 8])
+    w = paddle.randn([8, 3])
+    with profiler.Profiler(on_trace_ready=lambda prof: None, record_shapes=True) as p:
+        paddle.matmul(x, w)
+    (args,) = [a for n, t, s, e, tid, a in p.profiler_result.events()
+               if t == "Operator" and n == "matmul"]
+    assert args == {"input_shapes": "[[4, 8], [8, 3]]", "input_dtypes": "[float32, float32]",
+                    "kernel": "matmul_cpu<float32>"}
+    with profiler.Profiler(on_trace_ready=lambda prof: None) as p:
+        paddle.matmul(x, w)
+    (args,) = [a for n, t, s, e, tid, a in p.profiler_result.events() if n == "matmul"]
+    assert args == {"kernel": "matmul_cpu<float32>"}  # Paddle's default: no shapes
 
 
 def test_record_event_context_decorator_and_begin_end():
