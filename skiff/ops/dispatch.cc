@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 #include "skiff/base/logging.h"
 #include "skiff/core/shape_math.h"
@@ -69,10 +72,24 @@ KernelChoice choose_kernel(OpId op, const Place& place, DType dtype, DType fallb
   return {r.get(op, backend, dtype), backend, dtype};  // throws, listing what exists
 }
 
-// The name a profile shows for a kernel: matmul_cpu<float32>, as the kernels are written.
+// The name a profile shows for a kernel: matmul_cpu<float32>, as the kernels are written;
+// made once per kernel (formatting per call would weigh on a recording profiler).
 void note_kernel(OpId op, Backend backend, DType dtype) {
-  profiler::note_kernel(static_cast<int>(op),
-                        str(op_schema(op).name, "_", backend_name(backend), "<", dtype, ">"));
+  static std::mutex mu;
+  static std::unordered_map<uint32_t, std::string> names;
+  const uint32_t key = (static_cast<uint32_t>(op) << 16) | (static_cast<uint32_t>(backend) << 8) |
+                       static_cast<uint32_t>(dtype);
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = names.find(key);
+    if (it == names.end()) {
+      it = names.emplace(key, str(op_schema(op).name, "_", backend_name(backend), "<", dtype, ">"))
+               .first;
+    }
+    name = it->second;
+  }
+  profiler::note_kernel(static_cast<int>(op), std::move(name));
 }
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "skiff/ops/profile_mode.h"
 
+#include <charconv>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -11,6 +12,18 @@
 namespace skiff::ops {
 
 namespace {
+
+// "[2, 3]" without a stream (this runs for every op while recording shapes).
+void append_dims(std::string& out, const Dims& d) {
+  char buf[24];
+  out += '[';
+  for (int i = 0; i < d.size(); ++i) {
+    if (i) out += ", ";
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d[i]);
+    out.append(buf, end);
+  }
+  out += ']';
+}
 
 // "[[2, 3], [3]]" and "[float32, float32]": one entry per tensor argument (a list argument is
 // a list, an absent optional None).
@@ -33,8 +46,12 @@ void add_input_args(const dispatch::OpCall& call, profiler::RecordEvent& ev) {
     shapes += list ? "[" : "";
     dtypes += list ? "[" : "";
     for (size_t i = 0; i < inputs[k].size(); ++i) {
-      shapes += str(i ? ", " : "", inputs[k][i].dims());
-      dtypes += str(i ? ", " : "", inputs[k][i].dtype());
+      if (i) {
+        shapes += ", ";
+        dtypes += ", ";
+      }
+      append_dims(shapes, inputs[k][i].dims());
+      dtypes += dtype_name(inputs[k][i].dtype());
     }
     shapes += list ? "]" : "";
     dtypes += list ? "]" : "";

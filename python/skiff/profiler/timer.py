@@ -69,23 +69,27 @@ class _Benchmark:
         return text + f"batch_cost: {batch:.5f} s ips: {ips:.3f} {unit}/s"
 
     def end(self, unit="samples"):
+        """Prints Paddle's Perf Summary of the steps after the first 10 (warm-up)."""
         if not self.running:
             return
         self.running = False
-        if not self.batch.values:
+        skip = 10
+        if len(self.batch.values) <= skip:
             return
-        total_reader = sum(self.reader.values)
-        total = sum(self.batch.values)
-        lines = []
+        batch, reader, ips = (_Stat(), _Stat(), _Stat())
+        batch.values = self.batch.values[skip:]
+        reader.values = self.reader.values[skip:]
+        ips.values = self.ips.values[skip:]
+        lines = ['Perf Summary'.center(100, '=')]
+        total_reader, total = sum(reader.values), sum(batch.values)
         if total_reader > 0:
             lines.append(f"Reader Ratio: {100 * total_reader / total:.3f}%")
         lines.append(f"Time Unit: s, IPS Unit: {unit}/s")
-        lines.append(f"|{'':^17}|{'avg':^17}|{'max':^17}|{'min':^17}|")
-        rows = [("reader_cost", self.reader)] if total_reader > 0 else []
-        rows += [("batch_cost", self.batch), ("ips", self.ips)]
-        for name, stat in rows:
+        lines.append(f"| {'':^15} | {'avg':^15} | {'max':^15} | {'min':^15} |")
+        rows = [("reader_cost", reader)] if total_reader > 0 else []
+        for name, stat in rows + [("batch_cost", batch), ("ips", ips)]:
             avg, mx, mn = stat.summary()
-            lines.append(f"|{name:^17}|{avg:^17.5f}|{mx:^17.5f}|{mn:^17.5f}|")
+            lines.append(f"| {name:^15} | {avg:^15.5f} | {mx:^15.5f} | {mn:^15.5f} |")
         print("\n".join(lines))
 
 
