@@ -355,3 +355,16 @@ def test_llama_profile_flag_writes_a_trace_and_prints_the_summary(tmp_path, caps
     assert "ProfileStep#5" not in names
     shapes = [e["args"] for e in doc["traceEvents"] if e["ph"] == "X" and e["name"] == "matmul"]
     assert all("input_shapes" in a and a["kernel"].startswith("matmul_cpu<") for a in shapes)
+
+
+def test_python_events_may_end_on_another_thread():
+    with profiler.Profiler(on_trace_ready=lambda prof: None) as p:
+        e = profiler.RecordEvent("handed over", profiler.TracerEventType.Operator)
+        e.begin()
+        t = threading.Thread(target=e.end)
+        t.start()
+        t.join()
+        paddle.matmul(paddle.ones([2, 2]), paddle.ones([2, 2]))  # its kernel tags its own event
+    events = {n: (t, a) for n, t, s, end, tid, a in p.profiler_result.events()}
+    assert events["handed over"][0] == "Operator" and "kernel" not in events["handed over"][1]
+    assert events["matmul"][1]["kernel"] == "matmul_cpu<float32>"
