@@ -108,12 +108,12 @@ int64_t now_ns() {
       .count();
 }
 
-void RecordEvent::begin(std::string_view name, EventType type) {
+void RecordEvent::begin(std::string_view name, EventType type, bool scoped) {
   if (active_ || !is_enabled()) return;
   active_ = true;
   type_ = type;
   name_.assign(name);
-  if (type == EventType::kOperator) {
+  if (type == EventType::kOperator && scoped) {
     outer_op_ = t_innermost_op;
     t_innermost_op = this;
   }

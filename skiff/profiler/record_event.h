@@ -51,7 +51,9 @@ class RecordEvent {
   RecordEvent& operator=(const RecordEvent&) = delete;
 
   /// Starts the range now (if a profiler runs); for scopes that are not C++ blocks (Python).
-  void begin(std::string_view name, EventType type = EventType::kUserDefined);
+  /// `scoped` = false for a range that may end on another thread or out of order (Python's
+  /// begin/end): it is then never the Operator event kernel selection tags.
+  void begin(std::string_view name, EventType type = EventType::kUserDefined, bool scoped = true);
   /// Ends the range and records it; does nothing if it is not active.
   void end();
   bool active() const { return active_; }

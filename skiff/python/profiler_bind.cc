@@ -22,7 +22,7 @@ class PyRecordEvent {
   void begin() {
     if (!prof::is_enabled()) return;  // a closed profiler: nothing to start
     event_ = std::make_unique<prof::RecordEvent>();
-    event_->begin(name_, type_);
+    event_->begin(name_, type_, /*scoped=*/false);  // may end on another thread
   }
   void end() {
     if (event_) event_->end();

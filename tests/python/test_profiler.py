@@ -4,6 +4,7 @@ import io
 import json
 import os
 import contextlib
+import threading
 
 import numpy as np
 import pytest
@@ -133,6 +134,11 @@ def test_summary_tables_and_load_profiler_result(tmp_path):
         p.summary(time_unit='us', views=[profiler.SummaryView.OverView])
     assert "Overview Summary" in out.getvalue() and "Operator Summary" not in out.getvalue()
     assert "Time unit: us" in out.getvalue()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        p.summary(thread_sep=True, sorted_by=profiler.SortedKeys.CPUMin)
+    assert "Thread: All threads merged" not in out.getvalue()
+    assert f"Thread: {threading.get_native_id()}" in out.getvalue()
     with pytest.raises(ValueError, match="time_unit"):
         p.summary(time_unit='hours')
     with pytest.raises(TypeError, match="sorted_by"):
@@ -327,3 +333,38 @@ def test_memory_statistics_follow_known_allocations():
             with pytest.raises(ValueError, match=f"paddle.device.cuda.{fn} is not supported in "
                                "CPU-only PaddlePaddle"):
                 getattr(paddle.device.cuda, fn)()
+
+
+def test_llama_profile_flag_writes_a_trace_and_prints_the_summary(tmp_path, capsys):
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "llama"))
+    import train
+    out = str(tmp_path / "run")
+    train.main(["--out", out, "--corpus-bytes", "20000", "--vocab", "280", "--dim", "16",
+                "--layers", "1", "--heads", "2", "--hidden", "32", "--seq-len", "16",
+                "--batch-size", "2", "--ckpt-every", "100", "--eval-every", "100",
+                "--warmup", "1", "--steps", "6", "--sample-tokens", "2", "--profile"])
+    text = capsys.readouterr().out
+    assert "Operator Summary" in text and "Memory Summary - cpu" in text
+    assert os.path.isdir(os.path.join(out, "ckpt"))
+    (trace,) = os.listdir(os.path.join(out, "profile"))
+    assert trace.startswith("llama_time_") and trace.endswith(".paddle_trace.json")
+    doc = check_trace(os.path.join(out, "profile", trace))
+    names = {e["name"] for e in doc["traceEvents"] if e["ph"] == "X"}
+    assert {"ProfileStep#2", "ProfileStep#3", "ProfileStep#4", "matmul"} <= names
+    assert "ProfileStep#5" not in names
+    shapes = [e["args"] for e in doc["traceEvents"] if e["ph"] == "X" and e["name"] == "matmul"]
+    assert all("input_shapes" in a and a["kernel"].startswith("matmul_cpu<") for a in shapes)
+
+
+def test_python_events_may_end_on_another_thread():
+    with profiler.Profiler(on_trace_ready=lambda prof: None) as p:
+        e = profiler.RecordEvent("handed over", profiler.TracerEventType.Operator)
+        e.begin()
+        t = threading.Thread(target=e.end)
+        t.start()
+        t.join()
+        paddle.matmul(paddle.ones([2, 2]), paddle.ones([2, 2]))  # its kernel tags its own event
+    events = {n: (t, a) for n, t, s, end, tid, a in p.profiler_result.events()}
+    assert events["handed over"][0] == "Operator" and "kernel" not in events["handed over"][1]
+    assert events["matmul"][1]["kernel"] == "matmul_cpu<float32>"
