@@ -9,6 +9,7 @@
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/capture_state.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::autograd {
 
@@ -173,6 +174,8 @@ class GraphTask {
     std::vector<Tensor> input_grads;
     {
       GradModeGuard mode(create_graph_);
+      profiler::RecordEvent ev;  // each node is an Operator event, as Paddle's grad nodes are
+      if (profiler::is_enabled()) [[unlikely]] ev.begin(node->name(), profiler::EventType::kOperator);
       input_grads = node->apply(grads);
     }
     if (!keep_graph_) node->release_saved();
@@ -281,6 +284,7 @@ void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& gra
   // A captured graph holds symbolic tensors, nothing to free; to_static appends its own
   // gradients to it afterwards.
   GraphTask task(retain_graph || jit::capturing(), /*create_graph=*/false);
+  profiler::RecordEvent ev("backward", profiler::EventType::kBackward);
   ++backward_depth;
   try {
     task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
@@ -318,6 +322,7 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
     Edge e = gradient_edge(t);
     if (e.valid()) task.add_block(e);
   }
+  profiler::RecordEvent ev("grad", profiler::EventType::kBackward);
   task.run(roots, seed_grads(outputs, grad_outputs, "grad"));
   std::vector<Tensor> result = task.captured();
   for (size_t i = 0; i < result.size(); ++i) {

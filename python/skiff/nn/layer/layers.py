@@ -4,8 +4,12 @@ import re
 import warnings
 
 from ... import Tensor
+from ...profiler.utils import RecordEvent as _ProfilerEvent, TracerEventType as _EventType
+from ...profiler.utils import _is_enabled as _profiling
 from .. import unique_name
 from ..parameter import EagerParamBase, make_parameter
+
+_FORWARD = _EventType.Forward
 
 __all__ = ["Layer"]
 
@@ -76,7 +80,11 @@ class Layer:
                 result = hook(self, inputs)
                 if result is not None:
                     inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
+        if _profiling():  # a Forward range per layer call, as Paddle's profiler shows
+            with _ProfilerEvent(type(self).__name__, _FORWARD):
+                outputs = self.forward(*inputs, **kwargs)
+        else:
+            outputs = self.forward(*inputs, **kwargs)
         if self._forward_post_hooks:
             for hook in list(self._forward_post_hooks.values()):
                 result = hook(self, inputs, outputs)
