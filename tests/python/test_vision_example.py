@@ -3,15 +3,18 @@ checkpoints, the best model, the scalar log with its PNG and an inference model.
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples", "vision"))
 
 
-def test_vision_example_runs(tmp_path, capsys):
+@pytest.mark.parametrize("extra", [[], ["--to-static"]], ids=["eager", "to_static"])
+def test_vision_example_runs(tmp_path, capsys, extra):
     import train
     res = train.main(["--out", str(tmp_path), "--train-size", "128", "--eval-size", "64",
                       "--epochs", "2", "--batch-size", "32", "--verbose", "2",
-                      "--max-minutes", "2"])
+                      "--max-minutes", "2"] + extra)
     out = capsys.readouterr().out
     assert "Epoch 2/2" in out and "Eval samples: 64" in out
     assert 0.0 <= res["acc_top1"] <= 1.0
