@@ -35,6 +35,7 @@ COUNTS = [
     ("mobilenet_v3_small", {}, 2_939_958), ("mobilenet_v3_large", {}, 5_480_206),
     ("squeezenet1_0", {}, 1_248_424), ("squeezenet1_1", {}, 1_235_496),
     ("shufflenet_v2_x0_5", {}, 1_366_792), ("shufflenet_v2_x1_0", {}, 2_278_604),
+    ("googlenet", {}, 11_535_736),  # Paddle's, with both auxiliary heads (PaddleClas: 11.54M)
 ]
 
 
@@ -42,6 +43,22 @@ COUNTS = [
                          ids=[f"{n}{'-' + str(k) if k else ''}" for n, k, _ in COUNTS])
 def test_parameter_counts(zero_init, name, kwargs, count):
     assert _trainable(getattr(M, name)(**kwargs)) == count
+
+
+def test_googlenet_keys_and_three_outputs():
+    paddle.seed(0)
+    m = M.googlenet(num_classes=7)
+    sd = m.state_dict()
+    for k, shape in {"_conv._conv.weight": [64, 3, 7, 7],
+                     "_ince3a._conv1._conv.weight": [64, 192, 1, 1],
+                     "_ince5b._convprj._conv.weight": [128, 832, 1, 1],
+                     "_fc_o1.weight": [1152, 1024], "_out2.bias": [7],
+                     "_fc_out.weight": [1024, 7]}.items():
+        assert list(sd[k].shape) == shape, k
+    assert not any("_mean" in k for k in sd)  # Paddle's GoogLeNet has no batch norm
+    m.eval()
+    out = m(paddle.randn([1, 3, 224, 224]))
+    assert [o.shape for o in out] == [[1, 7]] * 3
 
 
 def test_alexnet_count_and_forward():

@@ -1,5 +1,6 @@
 """paddle.vision.models: Paddle's classification networks with Paddle's state_dict names."""
 from .alexnet import AlexNet, alexnet  # noqa: F401
+from .googlenet import GoogLeNet, googlenet  # noqa: F401
 from .lenet import LeNet  # noqa: F401
 from .mobilenetv1 import MobileNetV1, mobilenet_v1  # noqa: F401
 from .mobilenetv2 import MobileNetV2, mobilenet_v2  # noqa: F401
