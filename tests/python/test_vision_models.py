@@ -35,6 +35,8 @@ COUNTS = [
     ("mobilenet_v3_small", {}, 2_939_958), ("mobilenet_v3_large", {}, 5_480_206),
     ("squeezenet1_0", {}, 1_248_424), ("squeezenet1_1", {}, 1_235_496),
     ("shufflenet_v2_x0_5", {}, 1_366_792), ("shufflenet_v2_x1_0", {}, 2_278_604),
+    ("densenet121", {}, 7_978_856), ("densenet161", {}, 28_681_000),
+    ("densenet169", {}, 14_149_480), ("densenet201", {}, 20_013_928),
     ("googlenet", {}, 11_535_736),  # Paddle's, with both auxiliary heads (PaddleClas: 11.54M)
 ]
 
@@ -108,6 +110,13 @@ KEYS = {
                                  "4_4._conv_linear.1._variance": [232],
                                  "_last_conv.0.weight": [1024, 464, 1, 1],
                                  "_fc.weight": [1024, 1000]},
+    ("densenet121", ()): {"conv1_func._conv.weight": [64, 3, 7, 7],
+                          "conv1_func._batch_norm._mean": [64],
+                          "db_conv_2.conv2_1.bn_ac_func1._conv.weight": [128, 64, 1, 1],
+                          "db_conv_2.conv2_6.bn_ac_func2._conv.weight": [32, 128, 3, 3],
+                          "tr_conv2_blk.conv_ac_func._conv.weight": [128, 256, 1, 1],
+                          "db_conv_5.conv5_16.bn_ac_func1._batch_norm.weight": [992],
+                          "batch_norm._variance": [1024], "out.weight": [1024, 1000]},
     ("squeezenet1_1", ()): {"_conv.weight": [64, 3, 3, 3],
                             "_conv1._conv._conv.weight": [16, 64, 1, 1],
                             "_conv8._conv_path2._conv.weight": [256, 64, 3, 3],
@@ -141,6 +150,8 @@ FORWARD = [
     ("squeezenet1_1", {"num_classes": 10}, [2, 3, 64, 64], [2, 10]),
     ("squeezenet1_0", {"num_classes": 10}, [1, 3, 64, 64], [1, 10]),
     ("shufflenet_v2_x0_25", {"num_classes": 10}, [2, 3, 32, 32], [2, 10]),
+    ("densenet121", {"num_classes": 10}, [1, 3, 64, 64], [1, 10]),
+    ("densenet121", {"num_classes": 0}, [1, 3, 32, 32], [1, 1024, 1, 1]),
     ("shufflenet_v2_swish", {"num_classes": 10}, [1, 3, 32, 32], [1, 10]),
 ]
 
