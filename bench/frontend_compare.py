@@ -5,6 +5,8 @@
   mlp:      build/bin/frontend_bench mlp       vs  bench/mlp_peer.py
 Usage (after `ninja -C build frontend_bench torch_dispatch_peer`):
   /usr/bin/python3 bench/frontend_compare.py [dispatch] [mlp]
+BASELINE=/path/to/an/older/frontend_bench compares against that binary instead of PyTorch
+(before/after figures of a change in one sitting; keep a copy of the old build's binary).
 """
 import os
 import statistics
@@ -32,13 +34,16 @@ def run(cmd, peer):
 
 def collect(section):
     skiff_cmd = [os.path.join(ROOT, "build", "bin", "frontend_bench"), section]
-    if section == "dispatch":
+    if os.environ.get("BASELINE"):
+        peer_cmd = [os.environ["BASELINE"], section]
+    elif section == "dispatch":
         peer_cmd = [os.path.join(ROOT, "build", "bin", "torch_dispatch_peer")]
     else:
         peer_cmd = ["/usr/bin/python3", os.path.join(ROOT, "bench", "mlp_peer.py")]
     ours, theirs = {}, {}
     for _ in range(ROUNDS):
-        for rows, cmd, peer in ((ours, skiff_cmd, False), (theirs, peer_cmd, True)):
+        peer = not os.environ.get("BASELINE")
+        for rows, cmd, peer in ((ours, skiff_cmd, False), (theirs, peer_cmd, peer)):
             for k, v in run(cmd, peer).items():
                 rows.setdefault(k, []).append(v)
     return ours, theirs
@@ -46,7 +51,8 @@ def collect(section):
 
 def main():
     sections = sys.argv[1:] or ["dispatch", "mlp"]
-    print(f"{'benchmark':45s} {'skiff':>12s} {'torch':>12s} {'unit':10s} ratio")
+    other = "baseline" if os.environ.get("BASELINE") else "torch"
+    print(f"{'benchmark':45s} {'skiff':>12s} {other:>12s} {'unit':10s} ratio")
     for section in sections:
         ours, theirs = collect(section)
         for name, vals in ours.items():
@@ -55,7 +61,7 @@ def main():
             if name in theirs:
                 t = statistics.median(v for v, _ in theirs[name])
                 ratio = o / t
-                label = "x torch throughput" if unit.endswith("/s") else "x torch"
+                label = f"x {other} throughput" if unit.endswith("/s") else f"x {other}"
                 print(f"{name:45s} {o:12.3f} {t:12.3f} {unit:10s} {ratio:.2f} {label}")
             else:
                 print(f"{name:45s} {o:12.3f} {'':>12s} {unit:10s}")

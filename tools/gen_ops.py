@@ -349,11 +349,11 @@ def gen_dense_fn(op, inplace=False):
             L.append(f"  std::vector<DenseTensor> {o.name};")
             if o.name not in op.view:
                 L.append(f"  {o.name}.reserve({o.name}_meta.size());")
-                L.append(f"  for (const auto& m : {o.name}_meta) {o.name}.push_back(allocate_output(m, place));")
+                L.append(f"  for (const auto& m : {o.name}_meta) {o.name}.push_back(allocate_output(kOp, m, place));")
         else:
             L.append(f"  DenseTensor {o.name};")
             if o.name not in op.view:
-                L.append(f"  if (!{o.name}_meta.dims.has_dynamic()) {o.name} = allocate_output({o.name}_meta, place);")
+                L.append(f"  if (!{o.name}_meta.dims.has_dynamic()) {o.name} = allocate_output(kOp, {o.name}_meta, place);")
     fields = []
     for a in op.args:
         if a.kind == "kTensor":
@@ -642,64 +642,80 @@ def uses_only_meta(op, name):
     return True
 
 
-def capture_op_call(op, name):
-    """jit::capture_op(name, tensor lists per tensor argument, attributes) for the Tensor API."""
-    lists = []
-    for a in op.args:
-        if a.kind == "kTensor":
-            lists.append(f"{{{a.name}}}")
-        elif a.kind == "kTensorList":
-            lists.append(a.name)
-        elif a.kind == "kOptionalTensor":
-            lists.append(f"{a.name} ? std::vector<Tensor>{{*{a.name}}} : std::vector<Tensor>{{}}")
-    attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue({a.name})}}" for a in op.args
-                      if not a.is_tensor)
-    return f"jit::capture_op({name}, {{{', '.join(lists)}}}, {{{attrs}}})"
+def op_struct(op, inplace):
+    """The C++ name of the struct of typed steps `dispatch::call` composes for an API function."""
+    return f"{camel(op.name)}{'Inplace' if inplace and not op.inplace_only else ''}Op"
 
 
-def gen_inplace_capture(op, aliased):
-    """Inside a capture an in-place call is captured functionally (the out-of-place op, recorded
-    for autograd as usual; an in-place-only op on copies of what it writes), then the written
-    arguments are rebound to the results (jit::rebind_inplace)."""
-    L = ["  if (jit::capturing()) [[unlikely]] {"]
-    if op.inplace_only:
-        L.append(f"    TensorLists c = {capture_op_call(op, 'kOp')};")
-        results = [f"c[{j}]" if o.is_list else f"c[{j}][0]" for j, o in enumerate(op.outputs)]
-    else:
-        L.append(f"    auto r = skiff::{op.name}({', '.join(a.name for a in op.args)});")
-        results = ["r"] if len(op.outputs) == 1 else \
-            [f"std::get<{j}>(r)" for j in range(len(op.outputs))]
+def unpack_args(op):
+    """Locals named like the API's parameters, bound to the argument struct `a` (indent 4)."""
+    return [f"    [[maybe_unused]] auto& {a.name} = a.{a.name};" for a in op.args]
+
+
+def bind_outputs(op):
+    """Locals named like the outputs, bound to `result` (indent 4)."""
+    if len(op.outputs) == 1:
+        o = op.outputs[0]
+        return [f"    [[maybe_unused]] {'std::vector<Tensor>' if o.is_list else 'Tensor'}& {o.name} = result;"]
+    return [f"    [[maybe_unused]] auto& {o.name} = std::get<{j}>(result);" for j, o in enumerate(op.outputs)]
+
+
+def kernel_body(op, inplace):
+    """`return ...;` of the typed kernel step: the dense op on the arguments (indent 4)."""
+    name = inplace_name(op) if inplace else op.name
+    aliased = op.inplace if inplace else {}
+    res = f"ops::dense::{name}({', '.join(dense_call_args(op))})"
+    if len(op.outputs) == 1:
+        o = op.outputs[0]
+        if o.name in aliased:
+            return [f"    {res};", f"    return {aliased[o.name]};"]
+        return [f"    return {'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};"]
+    L = [f"    auto r = {res};"]
+    parts = []
     for j, o in enumerate(op.outputs):
         if o.name in aliased:
-            src = aliased[o.name]
-            L.append(f"    jit::rebind_inplace(kOp, \"{src}\", {src}, {results[j]});")
-    returned = [aliased.get(o.name, results[j]) for j, o in enumerate(op.outputs)]
-    L.append("    return " + (returned[0] if len(returned) == 1 else
-                               "{" + ", ".join(returned) + "}") + ";")
-    L.append("  }")
+            parts.append(aliased[o.name])
+        elif o.is_list:
+            parts.append(f"wrap(std::move(std::get<{j}>(r)))")
+        else:
+            parts.append(f"Tensor(std::move(std::get<{j}>(r)))")
+    L.append(f"    return {{{', '.join(parts)}}};")
     return L
 
 
-def gen_api_fn_inplace(op):
-    """The in-place variant on Tensors (Paddle semantics): refuses leaves that require grad and
-    views of tensors that require grad (in grad mode); saves a copy of an overwritten input its
-    rule needs; makes the op's grad node the written tensors' new history."""
-    name = inplace_name(op)
+def autograd_body(op):
+    """The autograd step of the out-of-place API: run the rest of the stack, then record a grad
+    node if grad mode is on and an input requires grad (indent 4)."""
+    tensor_args = [a for a in op.args if a.is_tensor]
+    if not (op.differentiable and tensor_args):
+        return ["    return run();"]
+    L = unpack_args(op) + ["    Result result = run();"] + bind_outputs(op)
+    L.append(f"    if ({record_conditions(op)}) {{")
+    if not op.backward:
+        L.append(f"      autograd::throw_no_vjp_rule(\"{op.name}\");")
+    else:
+        L += ["  " + line for line in gen_record(op, lambda a: a.name, lambda o: o.name)]
+        for o, src in op.view.items():
+            # Views are tracked so that in-place writes through them can be refused.
+            L.append(f"      autograd::mark_view({o}, {src});")
+    L.append("    }")
+    L.append("    return result;")
+    return L
+
+
+def autograd_body_inplace(op):
+    """The autograd step of the in-place API (Paddle semantics): saves a copy of an overwritten
+    input its rule needs; makes the op's grad node the written tensors' new history, or cuts it
+    when nothing records (indent 4)."""
     aliased = op.inplace  # output -> input
-    srcs = {v: k for k, v in aliased.items()}
-    L = []
-    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
-    L.append(f"{return_type(op, 'Tensor')} {name}({', '.join(ps)}) {{")
-    L.append(f"  static constexpr const char* kOp = \"{name}\";")
-    for src in aliased.values():
-        L.append(f"  autograd::check_inplace(kOp, \"{src}\", {src});")
-    L += gen_inplace_capture(op, aliased)
+    L = unpack_args(op)
     tensor_args = [a for a in op.args if a.is_tensor]
     differentiable = op.differentiable and tensor_args
+    kop = f"\"{inplace_name(op)}\""
     if differentiable:
-        L.append(f"  const bool record = {record_conditions(op)};")
+        L.append(f"    const bool record = {record_conditions(op)};")
     if differentiable and not op.backward:
-        L.append(f"  if (record) autograd::throw_no_vjp_rule(kOp);")
+        L.append(f"    if (record) autograd::throw_no_vjp_rule({kop});")
     saved_args = backward_names(op)[0] if op.backward else []
     saved_names = {a.name for a in saved_args}
     old = {}
@@ -709,8 +725,8 @@ def gen_api_fn_inplace(op):
         peers = [b for b in saved_args if b.kind == "kTensor" and b.name != src]
         if a.kind == "kTensorList":
             if src in saved_names:
-                L.append(f"  std::vector<Tensor> {src}_old;")
-                L.append(f"  if (record) for (const auto& t : {src}) {src}_old.push_back(assign(t));")
+                L.append(f"    std::vector<Tensor> {src}_old;")
+                L.append(f"    if (record) for (const auto& t : {src}) {src}_old.push_back(assign(t));")
                 old[src] = f"{src}_old"
             continue
         if src not in saved_names and not peers:
@@ -721,46 +737,100 @@ def gen_api_fn_inplace(op):
         if not reads_value and not peers:
             cond = "false"
         # The rule reads the value before the write: keep a (differentiable) copy of it.
-        L.append(f"  const Tensor {src}_old = {cond} ? assign({src}) : Tensor();")
+        L.append(f"    const Tensor {src}_old = {cond} ? assign({src}) : Tensor();")
         if src in saved_names:
             # Only its shape or dtype is read: a data-free stand-in (no version check) will do.
             old[src] = f"{src}_old" if reads_value else f"autograd::meta_only({src})"
         for b in peers:
             old[b.name] = (f"({b.name}.impl() == {src}.impl() && {src}_old.defined() ? "
                            f"{src}_old : {b.name})")
-    call = dense_call_args(op)
-    res = f"ops::dense::{name}({', '.join(call)})"
-    if len(op.outputs) == 1:
-        o = op.outputs[0]
-        if o.name in aliased:
-            L.append(f"  {res};")
-            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = {aliased[o.name]};")
-        else:
-            L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name} = "
-                     f"{'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
-    else:
-        L.append(f"  auto r = {res};")
-        for j, o in enumerate(op.outputs):
-            t = 'std::vector<Tensor>' if o.is_list else 'Tensor'
-            if o.name in aliased:
-                L.append(f"  {t} {o.name} = {aliased[o.name]};")
-            elif o.is_list:
-                L.append(f"  {t} {o.name} = wrap(std::move(std::get<{j}>(r)));")
-            else:
-                L.append(f"  {t} {o.name} = Tensor(std::move(std::get<{j}>(r)));")
+    L.append("    Result result = run();")
+    L += bind_outputs(op)
     if differentiable and op.backward:
-        L.append("  if (record) {")
-        L += gen_record(op, lambda a: old.get(a.name, a.name), lambda o: o.name)
-        L.append("    return " + (op.outputs[0].name if len(op.outputs) == 1 else
-                                  "{" + ", ".join(o.name for o in op.outputs) + "}") + ";")
-        L.append("  }")
+        L.append("    if (record) {")
+        L += ["  " + line for line in gen_record(op, lambda a: old.get(a.name, a.name), lambda o: o.name)]
+        L.append("      return result;")
+        L.append("    }")
     # Not recorded: written tensors that required grad no longer depend on their history.
     for src in aliased.values():
-        L.append(f"  autograd::cut_history({src});")
+        L.append(f"    autograd::cut_history({src});")
+    L.append("    return result;")
+    return L
+
+
+def box_lines(op):
+    """box_inputs, box_attrs, box_outputs, unbox_outputs and input_handle (indent 2)."""
+    lists = []
+    for a in op.args:
+        if a.kind == "kTensor":
+            lists.append(f"{{a.{a.name}}}")
+        elif a.kind == "kTensorList":
+            lists.append(f"a.{a.name}")
+        elif a.kind == "kOptionalTensor":
+            lists.append(f"a.{a.name} ? std::vector<Tensor>{{*a.{a.name}}} : std::vector<Tensor>{{}}")
+    attrs = ", ".join(f"{{\"{a.name}\", ops::AttrValue(a.{a.name})}}" for a in op.args
+                      if not a.is_tensor)
+    L = ["  static void box_inputs([[maybe_unused]] const Args& a, dispatch::TensorLists& out) {",
+         f"    out = dispatch::TensorLists{{{', '.join(lists)}}};", "  }",
+         "  static void box_attrs([[maybe_unused]] const Args& a, dispatch::Attrs& out) {",
+         f"    out = dispatch::Attrs{{{attrs}}};", "  }"]
     if len(op.outputs) == 1:
-        L.append(f"  return {op.outputs[0].name};")
+        o = op.outputs[0]
+        boxed = "{r}" if o.is_list else "{{r}}"
+        unboxed = "std::move(c[0])" if o.is_list else "std::move(c[0][0])"
     else:
-        L.append(f"  return {{{', '.join(o.name for o in op.outputs)}}};")
+        boxed = "{" + ", ".join(f"std::get<{j}>(r)" if o.is_list else f"{{std::get<{j}>(r)}}"
+                                for j, o in enumerate(op.outputs)) + "}"
+        unboxed = "{" + ", ".join(f"std::move(c[{j}])" if o.is_list else f"std::move(c[{j}][0])"
+                                  for j, o in enumerate(op.outputs)) + "}"
+    flags = ", ".join("true" if o.is_list else "false" for o in op.outputs)
+    L += ["  static void box_outputs(const Result& r, dispatch::TensorLists& out) {",
+          f"    out = dispatch::TensorLists{boxed};", "  }",
+          "  static Result unbox_outputs(const dispatch::OpCall& call, dispatch::TensorLists&& c) {",
+          f"    dispatch::detail::check_outputs(call, c, {{{flags}}});",
+          f"    return {unboxed};", "  }",
+          "  static const Tensor& input_handle([[maybe_unused]] const Args& a, size_t k, "
+          "[[maybe_unused]] size_t i) {",
+          "    switch (k) {"]
+    for k, a in enumerate(x for x in op.args if x.is_tensor):
+        h = {"kTensor": f"a.{a.name}", "kTensorList": f"a.{a.name}.at(i)",
+             "kOptionalTensor": f"a.{a.name}.value()"}[a.kind]
+        L.append(f"      case {k}: return {h};")
+    L += ["      default: break;", "    }",
+          "    SKIFF_THROW(kOutOfRange, kName, \"input\", \"a tensor argument\", k);", "  }"]
+    return L
+
+
+def gen_op_struct(op, inplace):
+    """The typed steps of one API function, composed by dispatch::call (skiff/ops/dispatch)."""
+    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
+    name = inplace_name(op) if inplace else op.name
+    L = [f"struct {op_struct(op, inplace)} {{",
+         f"  static constexpr const char* kName = \"{name}\";",
+         f"  static constexpr ops::OpId kId = ops::op_id::k{camel(op.name)};",
+         f"  static constexpr bool kInplace = {'true' if inplace else 'false'};",
+         f"  using Result = {return_type(op, 'Tensor')};",
+         "  struct Args {"] + [f"    {p};" for p in ps] + ["  };",
+         "  static Result kernel(const Args& a) {"] + unpack_args(op) + kernel_body(op, inplace) + \
+        ["  }", "  template <class Run>",
+         "  static Result autograd([[maybe_unused]] const Args& a, Run&& run) {"]
+    L += autograd_body_inplace(op) if inplace else autograd_body(op)
+    L.append("  }")
+    L += box_lines(op)
+    L.append("};\n")
+    return "\n".join(L)
+
+
+def gen_api_fn(op, inplace=False):
+    """The public Tensor API function: one call into the mode stack. In-place variants first
+    refuse leaves that require grad and views of tensors that require grad (in grad mode)."""
+    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
+    name = inplace_name(op) if inplace else op.name
+    L = [f"{return_type(op, 'Tensor')} {name}({', '.join(ps)}) {{"]
+    if inplace:
+        for src in op.inplace.values():
+            L.append(f"  autograd::check_inplace(\"{name}\", \"{src}\", {src});")
+    L.append(f"  return dispatch::call<{op_struct(op, inplace)}>({{{', '.join(a.name for a in op.args)}}});")
     L.append("}\n")
     return "\n".join(L)
 
@@ -778,49 +848,6 @@ def dense_call_args(op):
         else:
             call.append(a.name)
     return call
-
-
-def gen_api_fn(op):
-    L = []
-    ps = api_params(op, "Tensor", None, "const std::optional<Tensor>&", False)
-    L.append(f"{return_type(op, 'Tensor')} {op.name}({', '.join(ps)}) {{")
-    call = dense_call_args(op)
-    res = f"ops::dense::{op.name}({', '.join(call)})"
-    # Outputs as Tensors: captured as IR ops while a function is captured (skiff/runtime/jit),
-    # else computed now. Autograd recording below is the same for both.
-    for o in op.outputs:
-        L.append(f"  {'std::vector<Tensor>' if o.is_list else 'Tensor'} {o.name};")
-    L.append("  if (jit::capturing()) [[unlikely]] {")
-    L.append(f"    TensorLists c = {capture_op_call(op, chr(34) + op.name + chr(34))};")
-    for j, o in enumerate(op.outputs):
-        L.append(f"    {o.name} = std::move(c[{j}]{'' if o.is_list else '[0]'});")
-    L.append("  } else {")
-    if len(op.outputs) == 1:
-        o = op.outputs[0]
-        L.append(f"    {o.name} = {'wrap(' + res + ')' if o.is_list else 'Tensor(' + res + ')'};")
-    else:
-        L.append(f"    auto r = {res};")
-        for j, o in enumerate(op.outputs):
-            L.append(f"    {o.name} = "
-                     f"{'wrap(std::move(std::get<' + str(j) + '>(r)))' if o.is_list else 'Tensor(std::move(std::get<' + str(j) + '>(r)))'};")
-    L.append("  }")
-    tensor_args = [a for a in op.args if a.is_tensor]
-    if op.differentiable and tensor_args:
-        L.append(f"  if ({record_conditions(op)}) {{")
-        if not op.backward:
-            L.append(f"    autograd::throw_no_vjp_rule(\"{op.name}\");")
-        else:
-            L += gen_record(op, lambda a: a.name, lambda o: o.name)
-            for o, src in op.view.items():
-                # Views are tracked so that in-place writes through them can be refused.
-                L.append(f"    autograd::mark_view({o}, {src});")
-        L.append("  }")
-    if len(op.outputs) == 1:
-        L.append(f"  return {op.outputs[0].name};")
-    else:
-        L.append(f"  return {{{', '.join(o.name for o in op.outputs)}}};")
-    L.append("}\n")
-    return "\n".join(L)
 
 
 def gen_call_op(ops):
@@ -901,7 +928,8 @@ def gen_family_api_cc(all_ops, family):
            "#include \"skiff/runtime/eager/grad_node.h\"",
            "#include \"skiff/runtime/eager/inplace.h\"",
            "#include \"skiff/runtime/eager/saved_tensor.h\"",
-           "#include \"skiff/runtime/jit/capture_state.h\"\n",
+           "#include \"skiff/ops/dispatch/call.h\"",
+           "#include \"skiff/ops/generated/op_ids.h\"\n",
            "namespace skiff {\n", "namespace {",
            "[[maybe_unused]] std::vector<DenseTensor> unwrap(const std::vector<Tensor>& ts) {",
            "  std::vector<DenseTensor> r;", "  r.reserve(ts.size());",
@@ -912,12 +940,17 @@ def gen_family_api_cc(all_ops, family):
     for op in ops:
         if op.differentiable and op.backward:
             out.append(gen_grad_node(op))
+    for op in ops:
+        if not op.inplace_only:
+            out.append(gen_op_struct(op, False))
+        if op.inplace:
+            out.append(gen_op_struct(op, True))
     out.append("}  // namespace\n")
     for op in ops:
         if not op.inplace_only:
             out.append(gen_api_fn(op))
         if op.inplace:
-            out.append(gen_api_fn_inplace(op))
+            out.append(gen_api_fn(op, True))
     out.append("}  // namespace skiff\n")
     return "\n".join(out)
 

@@ -79,6 +79,9 @@ def parse_args(argv=None):
     p.add_argument("--to-static", action="store_true",
                    help="capture the whole training step (forward, backward, clip, AdamW) into "
                         "one program with paddle.jit.to_static")
+    p.add_argument("--profile", action="store_true",
+                   help="profile training steps 2-4 of this run: a Chrome trace (Perfetto) in "
+                        "<out>/profile/ next to the checkpoint, and the summary tables printed")
     p.add_argument("--sample-only", action="store_true", help="load the checkpoint and sample")
     p.add_argument("--prompt", default="The ")
     p.add_argument("--sample-tokens", type=int, default=200)
@@ -198,6 +201,25 @@ def sample(model, tok, args):
     print("---")
 
 
+def start_profiler(args, progress):
+    """Records steps [2, 5) of this run (step 1 prepares; later steps run unprofiled) with op
+    input shapes and allocator events; the trace goes to <out>/profile/, the summary to stdout."""
+    trace_dir = os.path.join(args.out, "profile")
+    export = paddle.profiler.export_chrome_tracing(trace_dir, worker_name="llama")
+
+    def on_trace_ready(prof):
+        export(prof)
+        progress.newline()
+        prof.summary(sorted_by=paddle.profiler.SortedKeys.CPUTotal, op_detail=True,
+                     time_unit="ms")
+        print(f"profile: trace of steps 2-4 in {trace_dir} (open it in https://ui.perfetto.dev)")
+
+    prof = paddle.profiler.Profiler(scheduler=(2, 5), on_trace_ready=on_trace_ready,
+                                    record_shapes=True, profile_memory=True)
+    prof.start()
+    return prof
+
+
 def main(argv=None):
     args = parse_args(argv)
     paddle.seed(args.seed)
@@ -261,6 +283,7 @@ def main(argv=None):
     if args.to_static:
         train_step = paddle.jit.to_static(train_step)
     progress = Progress(args.steps)
+    prof = start_profiler(args, progress) if args.profile else None
     step = start_step
     t_train = time.time()
     done_tokens = 0
@@ -272,6 +295,8 @@ def main(argv=None):
                 break
             opt.set_lr(lr_at(step, (time.time() - t_start) / (args.max_minutes * 60), args))
             loss = train_step(x, y)
+            if prof is not None:
+                prof.step(num_samples=tokens_per_step)
             step += 1
             done_tokens += tokens_per_step
             lv = float(loss)
@@ -295,6 +320,8 @@ def main(argv=None):
         if stopped_early:
             break
     progress.newline()
+    if prof is not None:
+        prof.stop()
     save_checkpoint(model, opt, step, args, cfg, np.random.get_state())
     train_s = time.time() - t_train
     print(f"trained {step - start_step} steps in {train_s / 60:.1f} min "

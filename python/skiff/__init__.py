@@ -30,3 +30,10 @@ from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
+
+# --- paddle.Model, metric, callbacks, vision (branch hapi) ---
+from . import callbacks, metric, vision  # noqa: F401,E402
+from .hapi import Model  # noqa: F401,E402
+from . import distributed  # noqa: E402
+from .distributed import DataParallel  # noqa: F401,E402
+from . import profiler  # noqa: F401,E402

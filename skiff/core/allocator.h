@@ -26,7 +26,13 @@ class Allocator {
   virtual void deallocate(void* ptr) = 0;
   virtual Place place() const = 0;
   virtual AllocatorStats stats() const = 0;
-  virtual void reset_peak_stats() = 0;
+  /// Starts the peaks over from the current values (Paddle resets each one separately).
+  virtual void reset_peak_allocated() = 0;
+  virtual void reset_peak_reserved() = 0;
+  void reset_peak_stats() {
+    reset_peak_allocated();
+    reset_peak_reserved();
+  }
   /// Returns cached memory that no allocation uses to the device.
   virtual void release_idle() = 0;
 

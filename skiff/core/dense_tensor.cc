@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "skiff/core/shape_math.h"
 #include "skiff/core/strided_copy.h"
 #include "skiff/device/device_manager.h"
 
@@ -17,7 +18,7 @@ DenseTensor::DenseTensor(std::shared_ptr<Storage> storage, DType dtype, const Di
 DenseTensor DenseTensor::empty(const Dims& dims, DType dtype, const Place& place) {
   SKIFF_ENFORCE(!dims.has_dynamic(), kInvalidArgument, "empty", "shape", "non-negative dims", dims);
   SKIFF_ENFORCE(dtype != DType::kUndefined, kTypeError, "empty", "dtype", "a defined dtype", dtype);
-  const size_t nbytes = static_cast<size_t>(dims.numel() * dtype_size(dtype));
+  const size_t nbytes = static_cast<size_t>(checked_nbytes(dims, dtype_size(dtype), "empty"));
   auto storage = std::make_shared<Storage>(nbytes, place);
   return DenseTensor(std::move(storage), dtype, dims, contiguous_strides(dims), 0);
 }

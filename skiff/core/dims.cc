@@ -1,6 +1,7 @@
 #include "skiff/core/dims.h"
 
 #include "skiff/base/error.h"
+#include "skiff/core/shape_math.h"
 
 namespace skiff {
 
@@ -53,10 +54,16 @@ void Dims::resize(int rank, int64_t fill) {
 
 int64_t Dims::numel() const {
   int64_t n = 1;
+  bool overflow = false, zero = false;
   for (int i = 0; i < rank_; ++i) {
     if (data_[i] < 0) return kDynamicDim;
-    n *= data_[i];
+    zero = zero || data_[i] == 0;
+    overflow = mul_overflows(n, data_[i], &n) || overflow;
   }
+  // A zero dim makes the count 0 even when an earlier partial product overflowed.
+  if (zero) return 0;
+  SKIFF_ENFORCE(!overflow, kInvalidArgument, "shape", "dims",
+                "a shape whose element count fits in int64", *this);
   return n;
 }
 
@@ -75,9 +82,59 @@ Dims contiguous_strides(const Dims& dims) {
   int64_t acc = 1;
   for (int i = dims.size() - 1; i >= 0; --i) {
     strides[i] = acc;
-    acc *= std::max<int64_t>(dims[i], 1);
+    // The last product is never a stride: only the ones before it must fit.
+    if (i > 0) {
+      SKIFF_ENFORCE(!mul_overflows(acc, std::max<int64_t>(dims[i], 1), &acc), kInvalidArgument,
+                    "shape", "dims", "a shape whose strides fit in int64", dims);
+    }
   }
   return strides;
+}
+
+namespace {
+// Product of the dims counted as max(d, 1) (what strides and offsets reach); false on overflow.
+bool extent_fits(const Dims& dims, int64_t* numel) {
+  // With every dim >= 0 the element count is at most the extent, so one check covers both.
+  int64_t extent = 1;
+  bool zero = false;
+  for (int64_t d : dims) {
+    if (mul_overflows(extent, std::max<int64_t>(d, 1), &extent)) return false;
+    zero = zero || d == 0;
+  }
+  *numel = zero ? 0 : extent;
+  return true;
+}
+
+std::string size_text(const Dims& dims) {
+  // The true count as a double, so the message says how far off the shape is.
+  long double n = 1;
+  for (int64_t d : dims) n *= static_cast<long double>(d);
+  return str(dims, " (", static_cast<double>(n), " elements)");
+}
+}  // namespace
+
+int64_t checked_numel(const Dims& dims, std::string_view op, std::string_view arg) {
+  for (int i = 0; i < dims.size(); ++i) {
+    SKIFF_ENFORCE(dims[i] >= 0, kInvalidArgument, op, arg, str("non-negative dims (dim ", i, ")"),
+                  dims);
+  }
+  int64_t n = 0;
+  SKIFF_ENFORCE(extent_fits(dims, &n), kInvalidArgument, op, arg,
+                "a shape whose element count fits in int64 (at most 2^63 - 1)", size_text(dims));
+  return n;
+}
+
+int64_t checked_nbytes(const Dims& dims, int64_t itemsize, std::string_view op,
+                       std::string_view arg) {
+  const int64_t n = checked_numel(dims, op, arg);
+  int64_t bytes = 0;
+  const bool overflow = mul_overflows(n, itemsize, &bytes);
+  if (overflow || bytes > kMaxTensorBytes) {
+    throw_error(ErrorCode::kOutOfMemory, std::string(op), std::string(arg),
+                str("a tensor of at most 2^56 bytes (64 PiB)"),
+                str(size_text(dims), " of ", itemsize, " bytes each"), __FILE__, __LINE__);
+  }
+  return bytes;
 }
 
 int normalize_axis(int64_t axis, int rank, const char* op, const char* arg) {

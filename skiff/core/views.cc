@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "skiff/core/shape_math.h"
+
 namespace skiff {
 
 Dims infer_reshape_dims(const Dims& in, std::span<const int64_t> shape, const char* op) {
@@ -32,7 +34,13 @@ Dims infer_reshape_dims(const Dims& in, std::span<const int64_t> shape, const ch
     }
     SKIFF_ENFORCE(d >= 0, kInvalidArgument, op, "shape", "dims >= -1",
                   std::vector<int64_t>(shape.begin(), shape.end()));
-    known *= d;
+    if (d == 0) {
+      known = 0;
+    } else if (known != 0) {
+      SKIFF_ENFORCE(!mul_overflows(known, d, &known), kInvalidArgument, op, "shape",
+                    "a shape whose element count fits in int64",
+                    std::vector<int64_t>(shape.begin(), shape.end()));
+    }
     out.push_back(d);
   }
   if (dynamic_in) {
@@ -199,6 +207,7 @@ DenseTensor view_expand(const DenseTensor& x, const Dims& shape) {
     dims[i] = want;
     strides[i] = (j >= 0 && in == want) ? x.strides()[j] : 0;
   }
+  checked_numel(dims, "expand", "shape");
   return x.as_strided(dims, strides, x.offset());
 }
 

@@ -18,7 +18,14 @@ constexpr size_t kMinSplitRemainder = 512;
 }  // namespace
 
 BestFitAllocator::BestFitAllocator(DeviceInterface* device, const Place& place, size_t chunk_bytes)
-    : device_(device), place_(place), chunk_bytes_(round_up(chunk_bytes)) {}
+    : device_(device), place_(place), place_name_(str(place)), chunk_bytes_(round_up(chunk_bytes)) {}
+
+void BestFitAllocator::trace(profiler::MemEventType type, const void* ptr, size_t bytes) const {
+  if (!profiler::memory_enabled()) [[likely]] return;
+  profiler::record_memory(type, place_name_, ptr, static_cast<int64_t>(bytes),
+                          stats_.allocated_bytes, stats_.reserved_bytes,
+                          stats_.peak_allocated_bytes, stats_.peak_reserved_bytes);
+}
 
 BestFitAllocator::~BestFitAllocator() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -67,6 +74,7 @@ BestFitAllocator::Block* BestFitAllocator::add_chunk(void* mem, size_t bytes) {
   stats_.reserved_bytes += static_cast<int64_t>(bytes);
   stats_.peak_reserved_bytes = std::max(stats_.peak_reserved_bytes, stats_.reserved_bytes);
   ++stats_.num_device_allocs;
+  trace(profiler::MemEventType::kReservedAllocate, mem, bytes);
   return new_block(Block{chunk->base, bytes, true, nullptr, nullptr, chunk});
 }
 
@@ -121,6 +129,7 @@ void* BestFitAllocator::allocate(size_t nbytes) {
   stats_.allocated_bytes += static_cast<int64_t>(block->size);
   stats_.peak_allocated_bytes = std::max(stats_.peak_allocated_bytes, stats_.allocated_bytes);
   ++stats_.num_allocs;
+  trace(profiler::MemEventType::kAllocate, block->ptr, block->size);
   return block->ptr;
 }
 
@@ -133,6 +142,7 @@ void BestFitAllocator::deallocate(void* ptr) {
   Block* block = it->second;
   spare_used_nodes_.push_back(used_blocks_.extract(it));
   stats_.allocated_bytes -= static_cast<int64_t>(block->size);
+  trace(profiler::MemEventType::kFree, block->ptr, block->size);
   block->free = true;
   auto unlink_free = [this](Block* b) { erase_free(b); };
   if (Block* next = block->next; next && next->free) {  // absorb the next block
@@ -166,6 +176,7 @@ void BestFitAllocator::release_idle_locked() {
     free_blocks_.erase(node);
     device_->deallocate(place_.device_id(), chunk->base, chunk->size);
     stats_.reserved_bytes -= static_cast<int64_t>(chunk->size);
+    trace(profiler::MemEventType::kReservedFree, chunk->base, chunk->size);
     delete chunk;
     it = chunks_.erase(it);
   }
@@ -181,9 +192,13 @@ AllocatorStats BestFitAllocator::stats() const {
   return stats_;
 }
 
-void BestFitAllocator::reset_peak_stats() {
+void BestFitAllocator::reset_peak_allocated() {
   std::lock_guard<std::mutex> lock(mu_);
   stats_.peak_allocated_bytes = stats_.allocated_bytes;
+}
+
+void BestFitAllocator::reset_peak_reserved() {
+  std::lock_guard<std::mutex> lock(mu_);
   stats_.peak_reserved_bytes = stats_.reserved_bytes;
 }
 

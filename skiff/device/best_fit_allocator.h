@@ -10,12 +10,14 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "skiff/core/allocator.h"
 #include "skiff/device/device_interface.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::device {
 
@@ -29,7 +31,8 @@ class BestFitAllocator final : public Allocator {
   void deallocate(void* ptr) override;
   Place place() const override { return place_; }
   AllocatorStats stats() const override;
-  void reset_peak_stats() override;
+  void reset_peak_allocated() override;
+  void reset_peak_reserved() override;
   void release_idle() override;
 
   /// Number of chunks obtained from the device and of free blocks (for tests).
@@ -57,6 +60,8 @@ class BestFitAllocator final : public Allocator {
   Block* add_chunk(void* mem, size_t bytes);
   void split(Block* block, size_t size);
   void release_idle_locked();
+  // Tells a running profiler (profile_memory) about a call, with the counters after it.
+  void trace(profiler::MemEventType type, const void* ptr, size_t bytes) const;
   Block* new_block(const Block& init);
   void delete_block(Block* block);
   void insert_free(Block* block);
@@ -64,6 +69,7 @@ class BestFitAllocator final : public Allocator {
 
   DeviceInterface* device_;
   Place place_;
+  std::string place_name_;  // for profiler events
   size_t chunk_bytes_;
   mutable std::mutex mu_;
   std::map<FreeKey, Block*> free_blocks_;  // ordered by size, then address: best fit

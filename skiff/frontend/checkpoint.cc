@@ -4,6 +4,7 @@
 #include "skiff/checkpoint.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -319,6 +320,32 @@ std::string load_op(const std::string& path) { return str("load '", path, "'"); 
 
 }  // namespace
 
+namespace {
+// Removes `<path>.tmp.<pid>.<random>` files of saves killed mid-write (the Python writer,
+// save_load.py, names its temporaries the same way), except those whose process still runs.
+void remove_stale_temps(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string prefix = target.filename().string() + ".tmp.";
+  std::error_code ec;
+  fs::directory_iterator it(target.has_parent_path() ? target.parent_path() : fs::path("."), ec);
+  if (ec) return;
+  for (const fs::directory_entry& e : it) {
+    const std::string name = e.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pid_text = name.substr(prefix.size(), name.find('.', prefix.size()) -
+                                                                prefix.size());
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        pid_text.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    fs::remove(e.path(), ec);
+  }
+}
+}  // namespace
+
 void save(const StateDict& state, const std::string& path, const CheckpointMetadata& metadata) {
   const std::string op = save_op(path);
   // Host, contiguous copies of every tensor, and the header that describes them.
@@ -367,8 +394,10 @@ void save(const StateDict& state, const std::string& path, const CheckpointMetad
   header.append((8 - header.size() % 8) % 8, ' ');  // 8-byte alignment of the data
 
   const std::string dir = parent_dir(path);
+  remove_stale_temps(path);
   const std::string tmp_path = str(path, ".tmp.", ::getpid(), ".", random_suffix());
-  const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // 0666 less the umask, like any new file (and skiff.save's Python writer).
+  const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   SKIFF_ENFORCE(fd >= 0, kIOError, op, "", str("a writable directory '", dir, "'"), errno_text());
   TempFile tmp(tmp_path, fd);
   uint8_t len[8];

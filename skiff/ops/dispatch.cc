@@ -2,8 +2,13 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 #include "skiff/base/logging.h"
+#include "skiff/core/shape_math.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::ops {
 
@@ -48,7 +53,8 @@ DType promote_all(const char* op, std::initializer_list<const DenseTensor*> tens
   return result;
 }
 
-KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
+namespace {
+KernelChoice choose_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
   const KernelRegistry& r = KernelRegistry::global();
   const Backend backend = t_backend_override.value_or(backend_of(place));
   if (KernelFn fn = r.find(op, backend, dtype)) return {fn, backend, dtype};
@@ -66,8 +72,48 @@ KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallb
   return {r.get(op, backend, dtype), backend, dtype};  // throws, listing what exists
 }
 
+// The name a profile shows for a kernel: matmul_cpu<float32>, as the kernels are written;
+// made once per kernel (formatting per call would weigh on a recording profiler).
+void note_kernel(OpId op, Backend backend, DType dtype) {
+  static std::mutex mu;
+  static std::unordered_map<uint32_t, std::string> names;
+  const uint32_t key = (static_cast<uint32_t>(op) << 16) | (static_cast<uint32_t>(backend) << 8) |
+                       static_cast<uint32_t>(dtype);
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = names.find(key);
+    if (it == names.end()) {
+      it = names.emplace(key, str(op_schema(op).name, "_", backend_name(backend), "<", dtype, ">"))
+               .first;
+    }
+    name = it->second;
+  }
+  profiler::note_kernel(static_cast<int>(op), std::move(name));
+}
+}  // namespace
+
+KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
+  KernelChoice c = choose_kernel(op, place, dtype, fallback_dtype);
+  if (profiler::is_enabled()) [[unlikely]] note_kernel(op, c.backend, c.dtype);
+  return c;
+}
+
+DenseTensor allocate_output(const char* op, const TensorMeta& meta, const Place& place) {
+  // Size checks name the op (the allocator and DenseTensor::empty know only "empty").
+  const int64_t nbytes = checked_nbytes(meta.dims, dtype_size(meta.dtype), op, "out");
+  try {
+    return DenseTensor::empty(meta.dims, meta.dtype, place);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kOutOfMemory) throw;
+    SKIFF_THROW(kOutOfMemory, op, "out",
+                str("memory for a ", meta.dims, " ", meta.dtype, " result"),
+                str(e.what(), " (", nbytes, " bytes)"));
+  }
+}
+
 DenseTensor allocate_output(const TensorMeta& meta, const Place& place) {
-  return DenseTensor::empty(meta.dims, meta.dtype, place);
+  return allocate_output("allocate", meta, place);
 }
 
 ScopedBackend::ScopedBackend(Backend backend) : previous_(t_backend_override) {

@@ -35,6 +35,9 @@ struct KernelChoice {
 /// listing the kernels that exist.
 KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype);
 
+/// A contiguous output for `meta`; a size that overflows or cannot be allocated is an error naming
+/// `op` (InvalidArgument for an overflowing shape, ResourceExhausted for too many bytes).
+DenseTensor allocate_output(const char* op, const TensorMeta& meta, const Place& place);
 DenseTensor allocate_output(const TensorMeta& meta, const Place& place);
 
 /// Runs every op on the thread with kernels of `backend` (e.g. kReference in tests) while alive.

@@ -88,7 +88,7 @@ void InplaceTarget::add(const char* op, const char* arg, const DenseTensor& inpu
     for (const DenseTensor& t : *own_list) direct = direct && !overlaps(input, t);
   }
   inputs_.push_back(input);
-  outputs_.push_back(direct ? input : allocate_output(meta, place));
+  outputs_.push_back(direct ? input : allocate_output(op, meta, place));
   direct_.push_back(direct);
 }
 

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "skiff/base/error.h"
+#include "skiff/ops/profile_mode.h"
 
 namespace skiff::ops {
 
@@ -13,6 +14,7 @@ KernelRegistry& KernelRegistry::global() {
   static KernelRegistry* registry = [] {
     auto* r = new KernelRegistry();
     register_builtin_kernels(*r);
+    install_profile_mode();  // op events for profiler sessions (one place every op path reaches)
     return r;
   }();
   return *registry;

@@ -52,6 +52,20 @@ void bind_autograd(py::module_& m) {
       py::arg("retain_graph") = py::none(), py::arg("create_graph") = false,
       py::arg("allow_unused") = false, py::arg("no_grad_vars") = py::none());
 
+  m.def(
+      "_queue_backward_callback",
+      [](py::object fn) {
+        auto f = std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* o) {
+          py::gil_scoped_acquire gil;
+          delete o;
+        });
+        autograd::queue_callback([f] {
+          py::gil_scoped_acquire gil;
+          (*f)();
+        });
+      },
+      py::arg("fn"), "Runs fn() once the running backward() has accumulated every gradient");
+
   py::class_<HookHandle>(m, "HookRemoveHelper").def("remove", &HookHandle::remove);
   m.def(
       "register_hook",

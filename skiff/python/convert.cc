@@ -334,7 +334,17 @@ Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const 
     return from_array(py::reinterpret_borrow<py::array>(data), dtype, place, false, op);
   }
   const bool from_python = PyList_Check(data.ptr()) || PyTuple_Check(data.ptr());
-  py::object arr = numpy().attr("asarray")(data);
+  py::object arr;
+  try {
+    arr = numpy().attr("asarray")(data);
+  } catch (py::error_already_set& e) {
+    // numpy's own words ("inhomogeneous shape after 1 dimensions") under the user's op.
+    if (!from_python || !e.matches(PyExc_ValueError)) throw;
+    throw py::value_error(str(op,
+                              ": argument 'data' expected a rectangular nested list (the lists "
+                              "of each level the same length), got a ragged ", type_name(data),
+                              ": ", e.value().attr("__str__")().cast<std::string>()));
+  }
   const char kind = arr.attr("dtype").attr("kind").cast<std::string>()[0];
   if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'c') {
     throw py::type_error(str(op,

@@ -26,10 +26,13 @@ void bind_framework(py::module_& m) {
       py::arg("place") = py::none(), "The caching allocator's counters for a place");
   m.def(
       "reset_peak_memory_stats",
-      [](py::handle place) {
-        allocator_for(place_arg(place, "reset_peak_memory_stats", "place"))->reset_peak_stats();
+      [](py::handle place, const std::string& which) {
+        Allocator* a = allocator_for(place_arg(place, "reset_peak_memory_stats", "place"));
+        if (which != "reserved") a->reset_peak_allocated();
+        if (which != "allocated") a->reset_peak_reserved();
       },
-      py::arg("place") = py::none());
+      py::arg("place") = py::none(), py::arg("which") = "all",
+      "Starts the peak counters over: which = 'allocated', 'reserved' or 'all'");
   py::enum_<DType> dtype(m, "dtype", "Element type of a Tensor (skiff.float32, ...)");
   for (int i = 0; i < kNumDTypes; ++i) {
     const auto d = static_cast<DType>(i);

@@ -18,6 +18,10 @@ PYBIND11_MODULE(_C, m) {
   auto jit = m.def_submodule("jit", "Captures into IR programs and their executor (to_static)");
   sp::bind_jit(jit);
   sp::bind_control_flow(jit);
+  auto profiler = m.def_submodule("profiler", "Profiler sessions, RecordEvent, results");
+  sp::bind_profiler(profiler);
+  auto comm = m.def_submodule("comm", "Process groups and the TCP store (skiff/comm)");
+  sp::bind_comm(comm);
   auto ops = m.def_submodule("ops", "Every op record, with the record's argument names");
   sp::bind_ops(ops);
   m.def("op_names", &sp::op_names, "Names of every bound op record");

@@ -160,3 +160,23 @@ def test_grad_no_grad_vars_are_constants():
     assert none is None
     with pytest.raises(ValueError, match="grad: argument 'inputs\\[0\\]' expected an input the"):
         skiff.grad(y.sum(), x, no_grad_vars=[y])
+
+
+def test_leaf_hook_survives_later_graphs_and_backward_callback():
+    # A parameter's hook must fire in every later backward, not only in the graph alive when
+    # it was registered; a queued callback runs after every leaf has accumulated.
+    import skiff as paddle
+    from skiff import _C
+    lin = paddle.nn.Linear(2, 2)
+    calls = []
+    lin.weight.register_hook(lambda g: calls.append("hook"))
+
+    def on_bias(g):
+        calls.append("bias")
+        _C._queue_backward_callback(lambda: calls.append(("cb", lin.weight.grad is not None)))
+
+    lin.bias.register_hook(on_bias)
+    for _ in range(2):
+        lin(paddle.ones([1, 2])).sum().backward()
+    assert calls.count("hook") == 2 and calls.count("bias") == 2
+    assert calls.count(("cb", True)) == 2

@@ -549,7 +549,9 @@ def test_static_forward_outputs_are_freed_with_or_without_backward():
         del y
         gc.collect()
         sizes.append(paddle.device.memory_allocated())
-    assert sizes[-1] == sizes[3], sizes
+    # Allocated bytes include the best-fit allocator's unsplit remainders (< 512 bytes a block),
+    # which move with the allocation pattern; one leaked output alone would be 4 KiB a call.
+    assert max(sizes[3:]) - min(sizes[3:]) < 16 * 64 * 4, sizes
 
 
 def test_run_time_errors_name_the_line_the_op_was_captured_from():

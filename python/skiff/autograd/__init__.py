@@ -97,20 +97,23 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         return wrapper
 
 
-def _as_list(x):
+def _as_list(x, op=None, arg=None):
     if x is None:
         return None
     if isinstance(x, _C.Tensor):
         return [x]
+    if op is not None and not isinstance(x, (list, tuple)):
+        raise TypeError(f"{op}: argument '{arg}' expected a Tensor or a list of Tensors, got "
+                        f"{type(x).__name__}")
     return list(x)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
     """Accumulates d(tensors)/d(leaf) into every leaf's .grad (paddle.autograd.backward)."""
-    tensors = _as_list(tensors)
+    tensors = _as_list(tensors, "backward", "tensors")
     if not tensors:
         raise ValueError("backward: argument 'tensors' expected at least one Tensor, got none")
-    grad_tensors = _as_list(grad_tensors)
+    grad_tensors = _as_list(grad_tensors, "backward", "grad_tensors")
     if grad_tensors is not None and len(grad_tensors) != len(tensors):
         raise ValueError(f"backward: argument 'grad_tensors' expected {len(tensors)} entries "
                          f"(one per tensor), got {len(grad_tensors)}")
@@ -126,8 +129,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """
     if not only_inputs:
         raise NotImplementedError("grad: only_inputs=False is not supported (Paddle ignores it too)")
-    outputs = _as_list(outputs)
-    inputs = _as_list(inputs)
+    outputs = _as_list(outputs, "grad", "outputs")
+    inputs = _as_list(inputs, "grad", "inputs")
     grad_outputs = _as_list(grad_outputs)
     if grad_outputs is not None and len(grad_outputs) != len(outputs):
         raise ValueError(f"grad: argument 'grad_outputs' expected {len(outputs)} entries "

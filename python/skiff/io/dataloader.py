@@ -6,6 +6,8 @@ import time
 
 import numpy as np
 
+from ..profiler.timer import benchmark as _benchmark
+from ..profiler.utils import RecordEvent as _ProfilerEvent, TracerEventType as _EventType
 from . import collate as _collate
 from .dataset import IterableDataset
 from .sampler import BatchSampler
@@ -26,6 +28,24 @@ class _Collator:
         if self.batched:
             return _collate.collate_numpy(samples)
         return _collate.convert_numpy(samples)
+
+
+def _timed(it, name):
+    """Yields from `it`, each wait for a batch a Dataloader range for the profiler and a reader
+    cost for its step timer."""
+    event = _ProfilerEvent(name, _EventType.Dataloader)
+    bench = _benchmark()
+    while True:
+        bench.before_reader()
+        event.begin()
+        try:
+            batch = next(it)
+        except StopIteration:
+            return
+        finally:
+            event.end()
+            bench.after_reader()
+        yield batch
 
 
 class DataLoader:
@@ -104,8 +124,8 @@ class DataLoader:
     def __iter__(self):
         collator = _Collator(self.collate_fn, self._batched)
         if self.num_workers == 0:
-            return self._single_process(collator)
-        return _MultiProcessIter(self, collator)
+            return _timed(self._single_process(collator), "_DataLoaderIterSingleProcess")
+        return _timed(_MultiProcessIter(self, collator), "_DataLoaderIterMultiProcess")
 
     def __call__(self):
         return self.__iter__()

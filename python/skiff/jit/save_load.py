@@ -12,8 +12,7 @@ from ..static.input import InputSpec
 from .flatten import _Slot
 from .static_function import StaticFunction, _capture_specs, _flat_specs
 
-MODEL_SUFFIX = ".pdmodel"
-PARAMS_SUFFIX = ".pdiparams"
+from .model_files import MODEL_SUFFIX, PARAMS_SUFFIX, read_inference_model
 
 
 def _function_of(layer):
@@ -77,17 +76,14 @@ class TranslatedLayer(Layer):
     """A Layer loaded by jit.load: calls run the saved program (inference; its parameters are
     in state_dict() under the saved layer's names)."""
 
-    def __init__(self, program, params, meta):
+    def __init__(self, model):
         super().__init__()
-        self._program = program
+        self._program = model.program
         self._compiled = None
-        self._input_specs = [InputSpec(i["shape"], i["dtype"], i["name"])
-                             for i in json.loads(meta.get("skiff.inputs", "[]"))]
-        outputs = json.loads(meta.get("skiff.outputs", '{"count": 1, "single": true}'))
-        self._single = outputs["single"]
-        names = json.loads(meta.get("skiff.state_names", "{}"))
-        for ir_name, t in params:
-            self._buffers[names.get(ir_name, ir_name)] = t
+        self._input_specs = [InputSpec(i["shape"], i["dtype"], i["name"]) for i in model.inputs]
+        self._single = model.single
+        for ir_name, t in model.params:
+            self._buffers[model.state_names.get(ir_name, ir_name)] = t
 
     @property
     def program(self):
@@ -116,13 +112,4 @@ class TranslatedLayer(Layer):
 
 def load(path, **configs):
     """A TranslatedLayer from path.pdmodel and path.pdiparams (written by jit.save)."""
-    model, params_file = path + MODEL_SUFFIX, path + PARAMS_SUFFIX
-    for f in (model, params_file):
-        if not os.path.exists(f):
-            raise ValueError(f"jit.load: {f} does not exist (jit.save(layer, path) writes "
-                             f"path{MODEL_SUFFIX} and path{PARAMS_SUFFIX})")
-    with open(model, "r") as f:
-        text = f.read()
-    params, meta = _C.load_safetensors(params_file)
-    program = _C.jit.Program.parse(text, params)
-    return TranslatedLayer(program, params, meta)
+    return TranslatedLayer(read_inference_model(path, "jit.load"))

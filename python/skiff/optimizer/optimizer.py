@@ -10,6 +10,7 @@ import numbers
 
 from .. import _C, Tensor, float32, no_grad
 from ..nn.functional._common_ops import ops as _ops
+from ..profiler.utils import RecordEvent as _ProfilerEvent, TracerEventType as _EventType
 from ..regularizer import L1Decay, L2Decay, WeightDecayRegularizer
 from .lr import LRScheduler
 
@@ -209,7 +210,7 @@ class Optimizer:
                 return self.step()
         self._step_lr = self.get_lr()
         try:
-            with no_grad():
+            with no_grad(), _ProfilerEvent("Optimization Step", _EventType.Optimization):
                 for group in self._param_groups:
                     self._update_group(group, self._collect(group))
         finally:

@@ -179,16 +179,9 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
 
 def load_inference_model(path_prefix, executor, **kwargs):
     """[program, feed names, fetch targets] from save_inference_model's (or jit.save's) files."""
-    model, params_file = path_prefix + ".pdmodel", path_prefix + ".pdiparams"
-    for f in (model, params_file):
-        if not os.path.exists(f):
-            raise ValueError(f"static.load_inference_model: {f} does not exist")
-    with open(model, "r") as f:
-        text = f.read()
-    params, meta = _C.load_safetensors(params_file)
-    program = _C.jit.Program.parse(text, params)
-    inputs = [(i["name"], i["shape"], i["dtype"]) for i in json.loads(meta["skiff.inputs"])]
-    fetch_names = json.loads(meta.get("skiff.fetch_names", "[]")) or \
-        [f"out{i}" for i in range(json.loads(meta["skiff.outputs"])["count"])]
+    from ..jit.model_files import read_inference_model
+    model = read_inference_model(path_prefix, "static.load_inference_model")
+    program, fetch_names = model.program, model.fetch_names
+    inputs = [(i["name"], i["shape"], i["dtype"]) for i in model.inputs]
     p = InferenceProgram(program, inputs, fetch_names)
     return [p, [n for n, _, _ in inputs], p.fetch_targets]

@@ -5,27 +5,21 @@
 
 namespace skiff::ir {
 
-std::string Placement::to_string() const {
-  if (kind == kShard) return str("S(", dim, ")");
-  return kind == kReplicate ? "R" : "P";
-}
-
 namespace {
 struct DistStorage : StorageBase {
-  DistStorage(TensorType t, std::span<const int64_t> m, std::span<const Placement> p)
-      : global(t), mesh(m.begin(), m.end()), placements(p.begin(), p.end()) {}
-  static size_t hash_key(TensorType t, std::span<const int64_t> m, std::span<const Placement> p) {
-    size_t h = t.hash();
-    for (int64_t d : m) h = hash_combine(h, std::hash<int64_t>()(d));
-    for (const Placement& x : p) h = hash_combine(h, x.kind * 1000003 + x.dim);
+  DistStorage(TensorType t, const ProcessMesh& m, std::span<const Placement> p)
+      : global(t), mesh(m), placements(p.begin(), p.end()) {}
+  static size_t hash_key(TensorType t, const ProcessMesh& m, std::span<const Placement> p) {
+    size_t h = hash_combine(t.hash(), m.hash());
+    for (const Placement& x : p) h = hash_combine(h, x.hash());
     return h;
   }
-  bool equals(TensorType t, std::span<const int64_t> m, std::span<const Placement> p) const {
-    return t == global && std::equal(m.begin(), m.end(), mesh.begin(), mesh.end()) &&
+  bool equals(TensorType t, const ProcessMesh& m, std::span<const Placement> p) const {
+    return t == global && m == mesh &&
            std::equal(p.begin(), p.end(), placements.begin(), placements.end());
   }
   TensorType global;
-  std::vector<int64_t> mesh;
+  ProcessMesh mesh;
   std::vector<Placement> placements;
 };
 
@@ -35,9 +29,22 @@ void print_dist(Type t, AsmPrinter& p) {
   p.print_type(d.global());
   p.os() << ", mesh = [";
   for (size_t i = 0; i < d.mesh().size(); ++i) p.os() << (i ? ", " : "") << d.mesh()[i];
-  p.os() << "], placements = [";
+  p.os() << "]";
+  const ProcessMesh& mesh = d.process_mesh();
+  if (!mesh.is_default_layout()) {
+    p.os() << ", process_ids = [";
+    for (size_t i = 0; i < mesh.process_ids().size(); ++i) {
+      p.os() << (i ? ", " : "") << mesh.process_ids()[i];
+    }
+    p.os() << "], dim_names = [";
+    for (size_t i = 0; i < mesh.dim_names().size(); ++i) {
+      p.os() << (i ? ", " : "") << '"' << mesh.dim_names()[i] << '"';
+    }
+    p.os() << "]";
+  }
+  p.os() << ", placements = [";
   for (size_t i = 0; i < d.placements().size(); ++i) {
-    p.os() << (i ? ", " : "") << d.placements()[i].to_string();
+    p.os() << (i ? ", " : "") << d.placements()[i].short_string();
   }
   p.os() << "]>";
 }
@@ -62,56 +69,90 @@ Type DistDialect::parse_type(std::string_view mnemonic, AsmParser& p) {
   } while (p.consume(","));
   p.expect("]");
   p.expect(",");
+  std::vector<int64_t> ids;
+  std::vector<std::string> names;
+  if (p.consume("process_ids")) {
+    p.expect("=");
+    p.expect("[");
+    do {
+      ids.push_back(p.parse_int());
+    } while (p.consume(","));
+    p.expect("]");
+    p.expect(",");
+  }
+  if (p.consume("dim_names")) {
+    p.expect("=");
+    p.expect("[");
+    do {
+      names.push_back(p.parse_string());
+    } while (p.consume(","));
+    p.expect("]");
+    p.expect(",");
+  }
   p.expect("placements");
   p.expect("=");
   p.expect("[");
   std::vector<Placement> placements;
   do {
-    Placement pl;
     if (p.consume("R")) {
-      pl.kind = Placement::kReplicate;
+      placements.push_back(Placement::replicate());
     } else if (p.consume("P")) {
-      pl.kind = Placement::kPartial;
+      dist::ReduceType reduce = dist::ReduceType::kRedSum;
+      if (p.consume("(")) {
+        try {
+          reduce = dist::parse_reduce_type(p.parse_ident());
+        } catch (const Error& e) {
+          p.error(e.what());
+        }
+        p.expect(")");
+      }
+      placements.push_back(Placement::partial(reduce));
     } else if (p.consume("S")) {
-      pl.kind = Placement::kShard;
       p.expect("(");
-      pl.dim = p.parse_int();
+      const int64_t dim = p.parse_int();
       p.expect(")");
+      placements.push_back(dim >= 0 ? Placement::shard(dim) : Placement());
+      if (dim < 0) p.error("a shard dim >= 0");
     } else {
-      p.error("a placement (S(dim), R or P)");
+      p.error("a placement (S(dim), R, P or P(reduce))");
     }
-    placements.push_back(pl);
   } while (p.consume(","));
   p.expect("]");
   p.expect(">");
   try {
-    return DistTensorType::get(context(), t.cast<TensorType>(), mesh, placements);
+    return DistTensorType::get(context(), t.cast<TensorType>(),
+                               ProcessMesh(mesh, std::move(ids), std::move(names)), placements);
   } catch (const Error& e) {
     p.error(e.what());
   }
 }
 
-DistTensorType DistTensorType::get(IrContext* ctx, TensorType global, std::span<const int64_t> mesh,
+DistTensorType DistTensorType::get(IrContext* ctx, TensorType global,
+                                   std::span<const int64_t> mesh_shape,
                                    std::span<const Placement> placements) {
-  SKIFF_ENFORCE(!mesh.empty() && mesh.size() == placements.size(), kInvalidArgument,
-                "dist tensor type", "placements", str("one per mesh dim (", mesh.size(), ")"),
-                placements.size());
-  for (int64_t m : mesh) {
-    SKIFF_ENFORCE(m >= 1, kInvalidArgument, "dist tensor type", "mesh", "dims >= 1", m);
-  }
+  return get(ctx, global, ProcessMesh(std::vector<int64_t>(mesh_shape.begin(), mesh_shape.end())),
+             placements);
+}
+
+DistTensorType DistTensorType::get(IrContext* ctx, TensorType global, const ProcessMesh& mesh,
+                                   std::span<const Placement> placements) {
+  SKIFF_ENFORCE(!mesh.empty() && mesh.ndim() == static_cast<int64_t>(placements.size()),
+                kInvalidArgument, "dist tensor type", "placements",
+                str("one per mesh dim (", mesh.ndim(), ")"), placements.size());
   for (const Placement& p : placements) {
-    SKIFF_ENFORCE(p.kind != Placement::kShard || (p.dim >= 0 && p.dim < global.rank()), kOutOfRange,
+    SKIFF_ENFORCE(!p.is_shard() || p.shard_dim() < global.rank(), kOutOfRange,
                   "dist tensor type", "placements", str("shard dims in [0, ", global.rank(), ")"),
-                  p.dim);
+                  p.shard_dim());
   }
   return DistTensorType(
       ctx->get_storage<DistStorage>(ctx->kind_of<DistTensorType>(), global, mesh, placements));
 }
 bool DistTensorType::classof(Type t) { return t.kind_id() == type_id<DistTensorType>(); }
 TensorType DistTensorType::global() const { return static_cast<const DistStorage*>(impl_)->global; }
-std::span<const int64_t> DistTensorType::mesh() const {
+const ProcessMesh& DistTensorType::process_mesh() const {
   return static_cast<const DistStorage*>(impl_)->mesh;
 }
+std::span<const int64_t> DistTensorType::mesh() const { return process_mesh().shape(); }
 std::span<const Placement> DistTensorType::placements() const {
   return static_cast<const DistStorage*>(impl_)->placements;
 }
@@ -119,8 +160,8 @@ std::vector<int64_t> DistTensorType::local_shape() const {
   std::vector<int64_t> shape(global().shape().begin(), global().shape().end());
   for (size_t i = 0; i < placements().size(); ++i) {
     const Placement& p = placements()[i];
-    if (p.kind != Placement::kShard || shape[p.dim] == kDynamic) continue;
-    shape[p.dim] = (shape[p.dim] + mesh()[i] - 1) / mesh()[i];
+    if (!p.is_shard() || shape[p.shard_dim()] == kDynamic) continue;
+    shape[p.shard_dim()] = (shape[p.shard_dim()] + mesh()[i] - 1) / mesh()[i];
   }
   return shape;
 }

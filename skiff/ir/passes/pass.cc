@@ -7,6 +7,7 @@
 #include "skiff/ir/core/asm.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/core/verifier.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::ir {
 
@@ -104,7 +105,10 @@ void PassManager::run(Program& program) {
   for (auto& pass : passes_) {
     if (pass->opt_level() > opt_level_) continue;
     for (auto& inst : instrumentations_) inst->before_pass(*pass, module);
-    pass->run(module);
+    {
+      profiler::RecordEvent ev(pass->name(), profiler::EventType::kIrPass);
+      pass->run(module);
+    }
     for (auto& inst : instrumentations_) inst->after_pass(*pass, module);
     if (verify_) {
       try {

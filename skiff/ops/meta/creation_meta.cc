@@ -3,17 +3,20 @@
 #include <cmath>
 
 #include "skiff/base/error.h"
+#include "skiff/core/shape_math.h"
 
 namespace skiff::ops::meta {
 
 namespace {
 
-Dims checked_shape(std::string_view op, const std::vector<int64_t>& shape) {
-  for (size_t i = 0; i < shape.size(); ++i) {
-    SKIFF_ENFORCE(shape[i] >= 0, kInvalidArgument, op, "shape",
-                  str("non-negative dims (dim ", i, ")"), Dims(shape));
-  }
-  return Dims(shape);
+// A user's shape: rank, non-negative dims, and an element count and byte size that fit
+// (overflow-checked in dims.h), so a huge shape fails here naming the op and 'shape'.
+Dims checked_shape(std::string_view op, const std::vector<int64_t>& shape, DType dtype) {
+  SKIFF_ENFORCE(shape.size() <= static_cast<size_t>(kMaxRank), kInvalidArgument, op, "shape",
+                str("at most ", kMaxRank, " dims"), shape);
+  const Dims dims(shape);
+  checked_nbytes(dims, dtype_size(dtype), op, "shape");
+  return dims;
 }
 
 DType or_default(DType dtype, DType fallback) {
@@ -28,7 +31,8 @@ void enforce_float_dtype(std::string_view op, DType dtype) {
 
 void shape_dtype_meta(std::string_view op, const std::vector<int64_t>& shape, DType dtype,
                       TensorMeta* out) {
-  *out = {or_default(dtype, DType::kFloat32), checked_shape(op, shape)};
+  const DType d = or_default(dtype, DType::kFloat32);
+  *out = {d, checked_shape(op, shape, d)};
 }
 
 void like_meta(std::string_view, const TensorMeta& x, DType dtype, TensorMeta* out) {
@@ -69,8 +73,9 @@ void eye_meta(std::string_view op, int64_t num_rows, int64_t num_columns, DType 
   SKIFF_ENFORCE(num_rows >= 0, kInvalidArgument, op, "num_rows", ">= 0", num_rows);
   SKIFF_ENFORCE(num_columns >= -1, kInvalidArgument, op, "num_columns", ">= 0 (or -1: num_rows)",
                 num_columns);
-  *out = {or_default(dtype, DType::kFloat32),
-          Dims{num_rows, num_columns == -1 ? num_rows : num_columns}};
+  const DType d = or_default(dtype, DType::kFloat32);
+  *out = {d, Dims{num_rows, num_columns == -1 ? num_rows : num_columns}};
+  checked_nbytes(out->dims, dtype_size(d), op, "num_rows");
 }
 
 void uniform_meta(std::string_view op, const std::vector<int64_t>& shape, DType dtype, double min,
@@ -78,7 +83,7 @@ void uniform_meta(std::string_view op, const std::vector<int64_t>& shape, DType 
   const DType d = or_default(dtype, DType::kFloat32);
   enforce_float_dtype(op, d);
   SKIFF_ENFORCE(min <= max, kInvalidArgument, op, "max", str(">= min (", min, ")"), max);
-  *out = {d, checked_shape(op, shape)};
+  *out = {d, checked_shape(op, shape, d)};
 }
 
 void gaussian_meta(std::string_view op, const std::vector<int64_t>& shape, double, double std,
@@ -86,7 +91,7 @@ void gaussian_meta(std::string_view op, const std::vector<int64_t>& shape, doubl
   const DType d = or_default(dtype, DType::kFloat32);
   enforce_float_dtype(op, d);
   SKIFF_ENFORCE(std >= 0, kInvalidArgument, op, "std", ">= 0", std);
-  *out = {d, checked_shape(op, shape)};
+  *out = {d, checked_shape(op, shape, d)};
 }
 
 void randint_meta(std::string_view op, int64_t low, int64_t high, const std::vector<int64_t>& shape,
@@ -99,7 +104,7 @@ void randint_meta(std::string_view op, int64_t low, int64_t high, const std::vec
     SKIFF_ENFORCE(low >= INT32_MIN && high - 1 <= INT32_MAX, kOutOfRange, op, "high",
                   "a range that fits int32", str("[", low, ", ", high, ")"));
   }
-  *out = {d, checked_shape(op, shape)};
+  *out = {d, checked_shape(op, shape, d)};
 }
 
 void randperm_meta(std::string_view op, int64_t n, DType dtype, TensorMeta* out) {

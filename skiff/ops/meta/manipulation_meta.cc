@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "skiff/base/error.h"
+#include "skiff/core/shape_math.h"
 #include "skiff/core/views.h"
 
 namespace skiff::ops::meta {
@@ -114,6 +115,7 @@ void expand_meta(std::string_view op, const TensorMeta& x, const IntList& shape,
                   str("dims equal to x's or expanding a size-1 dim (x is ", x.dims, ")"), shape);
     d[i] = want;
   }
+  if (!d.has_dynamic()) checked_numel(d, op, "shape");
   *out = {x.dtype, d};
 }
 

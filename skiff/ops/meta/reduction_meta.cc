@@ -99,13 +99,15 @@ void arg_reduce_meta(std::string_view op, const TensorMeta& x, const Scalar& axi
   SKIFF_ENFORCE(dtype == DType::kInt64 || dtype == DType::kInt32, kTypeError, name.c_str(), "dtype",
                 "int32 or int64", dtype);
   SKIFF_ENFORCE(!axis.is_float(), kTypeError, name.c_str(), "axis", "an integer axis", axis);
-  SKIFF_ENFORCE(x.dims.numel() != 0, kInvalidArgument, name.c_str(), "x",
-                "a non-empty tensor (no identity)", str("shape ", x.dims));
   if (flatten) {
+    SKIFF_ENFORCE(x.dims.numel() != 0, kInvalidArgument, name.c_str(), "x",
+                  "a non-empty tensor (no identity)", str("shape ", x.dims));
     *out = {dtype, keepdim ? Dims::filled(x.dims.size(), 1) : Dims{}};
     return;
   }
-  reduce_meta(op, x, {axis.to<int64_t>()}, keepdim, out);
+  // Like max: only a reduction that produces elements from an empty axis is refused, so
+  // argmax of [0, 3] along axis 1 is an empty [0] result.
+  reduce_nonempty_meta(op, x, {axis.to<int64_t>()}, keepdim, out);
   out->dtype = dtype;
 }
 

@@ -30,6 +30,8 @@ class AutogradMeta final : public AutogradMetaBase {
   uint32_t output_nr = 0;
   /// A leaf's gradient accumulator, created when first needed.
   std::weak_ptr<GradNode> accumulator;
+  /// Set by register_hook on a leaf: keeps the accumulator holding the hooks alive.
+  std::shared_ptr<GradNode> hooked_accumulator;
   /// A recorded view op's output sharing its base's storage, and the storage version then
   /// (in-place writes through it are refused; see inplace.h).
   bool is_view = false;

@@ -9,6 +9,7 @@
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/capture_state.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::autograd {
 
@@ -173,6 +174,8 @@ class GraphTask {
     std::vector<Tensor> input_grads;
     {
       GradModeGuard mode(create_graph_);
+      profiler::RecordEvent ev;  // each node is an Operator event, as Paddle's grad nodes are
+      if (profiler::is_enabled()) [[unlikely]] ev.begin(node->name(), profiler::EventType::kOperator);
       input_grads = node->apply(grads);
     }
     if (!keep_graph_) node->release_saved();
@@ -265,13 +268,42 @@ Tensor zero_grad(GradNode* node, size_t i) {
   return filled_like(meta, node->place(), 0);
 }
 
+namespace {
+thread_local int backward_depth = 0;
+thread_local std::vector<std::function<void()>> backward_callbacks;
+}  // namespace
+
+void queue_callback(std::function<void()> fn) {
+  if (backward_depth == 0) return fn();
+  backward_callbacks.push_back(std::move(fn));
+}
+
 void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs,
               bool retain_graph) {
   const auto roots = root_edges(outputs, "backward");
   // A captured graph holds symbolic tensors, nothing to free; to_static appends its own
   // gradients to it afterwards.
   GraphTask task(retain_graph || jit::capturing(), /*create_graph=*/false);
-  task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
+  profiler::RecordEvent ev("backward", profiler::EventType::kBackward);
+  ++backward_depth;
+  try {
+    task.run(roots, seed_grads(outputs, grad_outputs, "backward"));
+  } catch (...) {
+    if (--backward_depth == 0) backward_callbacks.clear();
+    throw;
+  }
+  if (--backward_depth > 0) return;
+  // Callbacks may queue more; each runs once, in order.
+  for (size_t i = 0; i < backward_callbacks.size(); ++i) {
+    auto fn = std::move(backward_callbacks[i]);
+    try {
+      fn();
+    } catch (...) {
+      backward_callbacks.clear();
+      throw;
+    }
+  }
+  backward_callbacks.clear();
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
@@ -290,6 +322,7 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
     Edge e = gradient_edge(t);
     if (e.valid()) task.add_block(e);
   }
+  profiler::RecordEvent ev("grad", profiler::EventType::kBackward);
   task.run(roots, seed_grads(outputs, grad_outputs, "grad"));
   std::vector<Tensor> result = task.captured();
   for (size_t i = 0; i < result.size(); ++i) {

@@ -4,6 +4,7 @@
 // inputs (grad).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,11 @@ namespace skiff::autograd {
 /// that requires grad. `grad_outputs` may be empty or hold undefined tensors: ones are used.
 void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& grad_outputs = {},
               bool retain_graph = false);
+
+/// Runs `fn` once the outermost backward() running on this thread has finished (every leaf
+/// accumulated); called outside a backward it runs at once. DataParallel waits for its gradient
+/// all-reduces here (torch's queue_callback).
+void queue_callback(std::function<void()> fn);
 
 struct GradOptions {
   /// Default: same as create_graph.

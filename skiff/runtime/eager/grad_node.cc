@@ -43,7 +43,9 @@ AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::mo
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>& grads) {
   const Tensor& g = grads[0];
   if (!g.defined()) return {};
-  Tensor leaf(leaf_);
+  std::shared_ptr<TensorImpl> impl = leaf_.lock();
+  if (!impl) return {};  // nobody can read this leaf's gradient any more
+  Tensor leaf(impl);
   AutogradMeta& m = ensure_autograd_meta(leaf);
   if (!m.grad.defined()) {
     // Keep the graph of the gradient only when it is being built (create_graph).
@@ -105,6 +107,9 @@ void register_hook(const Tensor& t, TensorHook hook) {
   SKIFF_ENFORCE(e.valid(), kPrecondition, "register_hook", "tensor",
                 "a tensor that requires grad (stop_gradient=False)", "stop_gradient=True");
   e.node->add_pre_hook(e.input_nr, std::move(hook));
+  // A leaf's accumulator is otherwise held only by the graphs using it: keep it (and the hook).
+  AutogradMeta* m = autograd_meta(t);
+  if (m != nullptr && m->grad_node == nullptr) m->hooked_accumulator = e.node;
 }
 
 void retain_grads(const Tensor& t) {

@@ -65,16 +65,18 @@ class GradNode : public std::enable_shared_from_this<GradNode> {
   std::map<uint32_t, std::vector<TensorHook>> pre_hooks_;
 };
 
-/// Accumulates the gradient of a leaf tensor into its `grad`.
+/// Accumulates the gradient of a leaf tensor into its `grad`. It holds the leaf weakly: a leaf
+/// with hooks holds its accumulator (AutogradMeta::hooked_accumulator), so the hooks outlive
+/// the graphs that use the leaf, without a reference cycle.
 class AccumulateGrad final : public GradNode {
  public:
   explicit AccumulateGrad(std::shared_ptr<TensorImpl> leaf);
   std::string name() const override { return "accumulate_grad"; }
   std::vector<Tensor> apply(std::vector<Tensor>& grads) override;
-  const std::shared_ptr<TensorImpl>& leaf() const { return leaf_; }
+  std::shared_ptr<TensorImpl> leaf() const { return leaf_.lock(); }
 
  private:
-  std::shared_ptr<TensorImpl> leaf_;
+  std::weak_ptr<TensorImpl> leaf_;
 };
 
 /// Links a new grad node into the graph: one edge per input (in the order given, optional and

@@ -21,6 +21,7 @@
 #include "skiff/ops/ir/bridge_util.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/runtime/executor/storage_counts.h"
+#include "skiff/profiler/record_event.h"
 
 namespace skiff::executor {
 
@@ -430,6 +431,11 @@ void Executor::Impl::release_slot(int s) {
 }
 
 void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
+  profiler::RecordEvent ev;  // op instructions are Operator events while a profiler runs
+  if (in.kind == Kind::kOp && profiler::is_enabled()) [[unlikely]] {
+    ev.begin(in.schema != nullptr ? in.schema->name : in.name, profiler::EventType::kOperator);
+    if (in.schema != nullptr) ev.set_op_id(static_cast<int>(in.schema->id));
+  }
   switch (in.kind) {
     case Kind::kParam:
       slots[in.outputs[0]].ts = {params[in.index].dense()};

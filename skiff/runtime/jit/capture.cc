@@ -44,7 +44,7 @@ CaptureScope::CaptureScope(std::shared_ptr<ir::IrContext> ctx, Activation when)
 }
 
 CaptureScope::~CaptureScope() {
-  if (active_ && detail::t_capture == this) detail::t_capture = previous_;
+  if (active_ && detail::t_capture == this) detail::set_capture(previous_);
   restore_grads();
 }
 
@@ -59,7 +59,7 @@ void CaptureScope::activate() {
   SKIFF_ENFORCE(!active_ && program_, kPrecondition, "capture", "activate",
                 "an inactive, unfinished capture", active_ ? "an active one" : "a finished one");
   previous_ = detail::t_capture;
-  detail::t_capture = this;
+  detail::set_capture(this);
   active_ = true;
 }
 
@@ -68,7 +68,7 @@ void CaptureScope::deactivate() {
       active_ && detail::t_capture == this, kPrecondition, "capture", "deactivate",
       "the innermost active capture of this thread",
       active_ ? "a capture activated before another still active one" : "an inactive one");
-  detail::t_capture = previous_;
+  detail::set_capture(previous_);
   previous_ = nullptr;
   active_ = false;
 }

@@ -1,6 +1,6 @@
-// The capture switch of the generated Tensor API (api_<family>.cc): while a CaptureScope is
-// active on this thread, every op call appends an IR op instead of running a kernel. Kept tiny
-// because every eager op call reads it (one thread-local load).
+// The capture state of a thread: while a CaptureScope is active on it, the capture dispatch mode
+// (capture_mode.cc) is enabled there, so every op call appends an IR op instead of running a
+// kernel.
 #pragma once
 
 #include <map>
@@ -17,6 +17,8 @@ namespace skiff::jit {
 class CaptureScope;
 namespace detail {
 extern thread_local CaptureScope* t_capture;
+/// Sets this thread's capture and enables the capture dispatch mode while there is one.
+void set_capture(CaptureScope* scope);
 }
 
 inline bool capturing() { return detail::t_capture != nullptr; }
@@ -26,8 +28,8 @@ inline bool capturing() { return detail::t_capture != nullptr; }
 /// training step, is made this way).
 class CaptureSuspension {
  public:
-  CaptureSuspension() : saved_(detail::t_capture) { detail::t_capture = nullptr; }
-  ~CaptureSuspension() { detail::t_capture = saved_; }
+  CaptureSuspension() : saved_(detail::t_capture) { detail::set_capture(nullptr); }
+  ~CaptureSuspension() { detail::set_capture(saved_); }
   CaptureSuspension(const CaptureSuspension&) = delete;
   CaptureSuspension& operator=(const CaptureSuspension&) = delete;
 

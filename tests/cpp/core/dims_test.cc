@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "skiff/base/error.h"
+#include "skiff/core/shape_math.h"
 #include "tests/cpp/core/test_util.h"
 
 namespace skiff {
@@ -96,6 +99,49 @@ TEST(DimsTest, NormalizeAxis) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kOutOfRange);
   }
+}
+
+ErrorCode code_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << "no error";
+  return ErrorCode::kInternal;
+}
+
+TEST(DimsTest, OverflowIsAnErrorNeverAWrappedCount) {
+  constexpr int64_t k32 = int64_t{1} << 32, k40 = int64_t{1} << 40, k62 = int64_t{1} << 62;
+  // Products that wrap to 0 or to a small count (the bugs: numel 0, or 4 elements allocated).
+  for (const Dims& d : {Dims{k32, k32}, Dims{k40, k40}, Dims{int64_t{1} << 31, int64_t{1} << 31,
+                                                             int64_t{1} << 31},
+                        Dims{k62 + 1, 4}}) {
+    EXPECT_EQ(code_of([&] { (void)d.numel(); }), ErrorCode::kInvalidArgument) << d;
+    const std::string msg = error_of([&] { checked_numel(d, "ones"); });
+    EXPECT_HAS(msg, "ones: argument 'shape'");
+    EXPECT_HAS(msg, "fits in int64");
+    EXPECT_EQ(code_of([&] { checked_nbytes(d, 4, "zeros"); }), ErrorCode::kInvalidArgument);
+  }
+  // A zero dim makes the count 0 whatever the others, but the strides must still fit.
+  EXPECT_EQ((Dims{0, k40, k40}).numel(), 0);
+  EXPECT_EQ(code_of([] { checked_numel(Dims{0, k40, k40}, "zeros"); }),
+            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code_of([] { contiguous_strides(Dims{2, k40, k40}); }), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(checked_numel(Dims{0, k40}, "zeros"), 0);
+  EXPECT_EQ(checked_numel(Dims{k40, 1 << 20}, "zeros"), int64_t{1} << 60);
+  // Counts that fit but bytes that no device has: ResourceExhausted (kOutOfMemory).
+  const std::string msg = error_of([&] { checked_nbytes(Dims{k40, 1 << 20}, 8, "zeros"); });
+  EXPECT_HAS(msg, "zeros: argument 'shape'");
+  EXPECT_EQ(code_of([&] { checked_nbytes(Dims{k40, 1 << 20}, 8, "zeros"); }),
+            ErrorCode::kOutOfMemory);
+  EXPECT_EQ(checked_nbytes(Dims{3, 5}, 8, "zeros"), 120);
+  EXPECT_HAS(error_of([] { checked_numel(Dims{3, -2}, "ones"); }), "non-negative dims");
+  int64_t r = 0;
+  EXPECT_TRUE(mul_overflows(k32, k32, &r));
+  EXPECT_FALSE(mul_overflows(k32, 4, &r));
+  EXPECT_EQ(r, k32 * 4);
+  EXPECT_TRUE(add_overflows(INT64_MAX, 1, &r));
 }
 
 }  // namespace

@@ -281,19 +281,54 @@ TEST_F(IrTest, KernelDialectTypes) {
 }
 
 TEST_F(IrTest, DistTensorType) {
-  Placement s0{Placement::kShard, 0}, r{Placement::kReplicate, -1};
+  Placement s0 = Placement::shard(0), r = Placement::replicate();
   int64_t mesh[] = {2, 4};
   Placement pl[] = {s0, r};
   auto t = DistTensorType::get(&ctx, f32({8, 6}), mesh, pl);
   EXPECT_EQ(t, DistTensorType::get(&ctx, f32({8, 6}), mesh, pl));
+  EXPECT_EQ(t, DistTensorType::get(&ctx, f32({8, 6}), ProcessMesh({2, 4}), pl));
+  EXPECT_EQ(t.process_mesh(), ProcessMesh({2, 4}));
   EXPECT_EQ(t.local_shape(), (std::vector<int64_t>{4, 6}));
   EXPECT_EQ(to_string(t), "!dist.tensor<tensor<8x6xf32>, mesh = [2, 4], placements = [S(0), R]>");
-  Placement bad[] = {Placement{Placement::kShard, 2}, r};
+  Placement bad[] = {Placement::shard(2), r};
   EXPECT_THROW(DistTensorType::get(&ctx, f32({8, 6}), mesh, bad), Error);
   EXPECT_THROW(Program::parse(&ctx,
                               "builtin.module { %0 = builtin.parameter {name = \"w\"} : () -> "
                               "!dist.tensor<tensor<8xf32>, mesh = [2], placements = [S(3)]> }"),
                Error);
+}
+
+TEST_F(IrTest, DistTensorTypeWithNamedMeshAndPartialReductions) {
+  ProcessMesh m({2}, {4, 5}, {"mp"});
+  Placement pl[] = {Placement::partial(dist::ReduceType::kRedMax)};
+  auto t = DistTensorType::get(&ctx, f32({8}), m, pl);
+  EXPECT_NE(t, DistTensorType::get(&ctx, f32({8}), ProcessMesh({2}), pl));
+  EXPECT_EQ(to_string(t),
+            "!dist.tensor<tensor<8xf32>, mesh = [2], process_ids = [4, 5], dim_names = [\"mp\"], "
+            "placements = [P(max)]>");
+  Program p(&ctx);
+  Builder b(&ctx, p.block());
+  ParameterOp::build(b, "w", t);
+  const std::string text = p.print();
+  auto q = Program::parse(&ctx, text);
+  EXPECT_EQ(q->print(), text);
+  // Bad meshes and reductions in the text are parse errors naming what is wrong.
+  auto parse_error = [&](const std::string& type) {
+    try {
+      Program::parse(&ctx, "builtin.module { %0 = builtin.parameter {name = \"w\"} : () -> " +
+                               type + " }");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(parse_error("!dist.tensor<tensor<8xf32>, mesh = [2], placements = [P(mean)]>")
+                .find("reduce_type"),
+            std::string::npos);
+  EXPECT_NE(parse_error("!dist.tensor<tensor<8xf32>, mesh = [2], process_ids = [1, 1], "
+                        "placements = [R]>")
+                .find("distinct ids"),
+            std::string::npos);
 }
 
 }  // namespace

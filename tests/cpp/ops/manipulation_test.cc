@@ -69,10 +69,17 @@ TEST(ManipulationViews, ViewOpsShareStorage) {
   {
     DenseTensor x = iota({1, 3, 1});
     expect_aliases(x, d::squeeze(x, L{}), 0);
-    DenseTensor e = d::expand(x, L{2, 3, 5});
-    EXPECT_EQ(e.strides()[2], 0);
-    expect_aliases(x, e, 0);
-    expect_aliases(x, d::broadcast_to(x, L{4, 3, 2}), 0);
+    // expand/broadcast_to are copies, as in Paddle: writing the result never writes x.
+    const DenseTensor src = iota({1, 3, 1});
+    for (const DenseTensor& e :
+         {d::expand(src, L{2, 3, 5}), d::broadcast_to(src, L{4, 3, 2})}) {
+      EXPECT_FALSE(e.shares_storage_with(src));
+      EXPECT_TRUE(e.is_contiguous());
+      const double first = to_doubles(src)[0];
+      static_cast<double*>(e.raw_data())[0] = first + 100.0;
+      EXPECT_EQ(to_doubles(src)[0], first);
+      EXPECT_EQ(to_doubles(e)[1], first);  // x[0] broadcast along the last dim
+    }
   }
 }
 

@@ -19,9 +19,11 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         raise TypeError(f"dropout: argument 'p' expected a float, got {type(p).__name__}")
     if p < 0 or p > 1:
         raise ValueError(f"dropout: argument 'p' expected a value in [0, 1], got {p}")
+    if mode == "downscale_in_infer":  # Paddle 2.x's name for the same mode
+        mode = "downgrade_in_infer"
     if mode not in ("upscale_in_train", "downgrade_in_infer"):
         raise ValueError("dropout: argument 'mode' expected 'upscale_in_train' or "
-                         f"'downgrade_in_infer', got {mode!r}")
+                         f"'downscale_in_infer', got {mode!r}")
     if axis is None:
         if not training:
             if mode == "upscale_in_train" or p == 0:

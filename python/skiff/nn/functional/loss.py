@@ -113,8 +113,18 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return (loss, softmax) if return_softmax else loss
 
 
+def _check_broadcastable(op, input, label):
+    """input and label must broadcast (the error names the loss, not the subtract inside it)."""
+    a, b = list(input.shape), list(label.shape)
+    for x, y in zip(reversed(a), reversed(b)):
+        if x != y and x != 1 and y != 1 and x >= 0 and y >= 0:
+            raise ValueError(f"{op}: argument 'label' expected a shape broadcastable to input's "
+                             f"{a}, got {b}")
+
+
 def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction("mse_loss", reduction)
+    _check_broadcastable("mse_loss", input, label)
     return _reduce(_ops.square(_ops.subtract(input, label)), reduction)
 
 
@@ -124,7 +134,20 @@ def square_error_cost(input, label):
 
 def l1_loss(input, label, reduction="mean", name=None):
     _check_reduction("l1_loss", reduction)
+    _check_broadcastable("l1_loss", input, label)
     return _reduce(_ops.abs(_ops.subtract(input, label)), reduction)
+
+
+def _check_label_range(op, valid, n_classes, ignore_index):
+    """Class labels (ignore_index replaced by 0) must lie in [0, n_classes): an eager check (a
+    captured program cannot read values; its gather reports the index instead)."""
+    if getattr(valid, "is_symbolic", False) or n_classes < 0 or valid.size == 0:
+        return
+    lo = int(_ops.min(valid, [], False))
+    hi = int(_ops.max(valid, [], False))
+    if lo < 0 or hi >= n_classes:
+        raise ValueError(f"{op}: argument 'label' expected class indices in [0, {n_classes}) "
+                         f"or ignore_index ({ignore_index}), got {lo if lo < 0 else hi}")
 
 
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
@@ -140,6 +163,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                          f"{[input.shape[0]] + list(input.shape[2:])}, got {list(label.shape)}")
     keep = _ops.not_equal(label, _ops.full_like(label, ignore_index, label.dtype))
     valid = _ops.where(keep, label, _ops.zeros_like(label, label.dtype))
+    _check_label_range("nll_loss", valid, input.shape[1], ignore_index)
     picked = _ops.squeeze(_ops.take_along_axis(input, _ops.unsqueeze(valid, [1]), 1), [1])
     w = _ops.cast(keep, input.dtype)
     if weight is not None:

@@ -54,6 +54,12 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if rank < 2:
         raise ValueError(f"batch_norm: argument 'x' expected rank >= 2, got shape {x.shape}")
     axis = _channel_axis(data_format, rank)
+    channels = x.shape[axis]
+    stats = running_mean.shape[0] if len(running_mean.shape) == 1 else -1
+    if channels >= 0 and stats >= 0 and channels != stats:
+        raise ValueError(f"batch_norm: argument 'x' expected {stats} channels on axis {axis} "
+                         f"({data_format}; the layer's num_features), got {channels} in shape "
+                         f"{list(x.shape)}")
     reduce_axes = [i for i in range(rank) if i != axis]
     shape = _stat_shape(x, axis)
     use_batch = training and not use_global_stats

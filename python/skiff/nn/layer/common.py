@@ -84,8 +84,8 @@ class Dropout(Layer):
         super().__init__()
         if not isinstance(p, (float, int)) or p < 0 or p > 1:
             raise ValueError(f"Dropout: p must be a float in [0, 1], got {p!r}")
-        if mode not in ("upscale_in_train", "downgrade_in_infer"):
-            raise ValueError("Dropout: mode must be 'upscale_in_train' or 'downgrade_in_infer', "
+        if mode not in ("upscale_in_train", "downscale_in_infer", "downgrade_in_infer"):
+            raise ValueError("Dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', "
                              f"got {mode!r}")
         self.p = p
         self.axis = axis

@@ -4,8 +4,12 @@ import re
 import warnings
 
 from ... import Tensor
+from ...profiler.utils import RecordEvent as _ProfilerEvent, TracerEventType as _EventType
+from ...profiler.utils import _is_enabled as _profiling
 from .. import unique_name
 from ..parameter import EagerParamBase, make_parameter
+
+_FORWARD = _EventType.Forward
 
 __all__ = ["Layer"]
 
@@ -76,7 +80,11 @@ class Layer:
                 result = hook(self, inputs)
                 if result is not None:
                     inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
+        if _profiling():  # a Forward range per layer call, as Paddle's profiler shows
+            with _ProfilerEvent(type(self).__name__, _FORWARD):
+                outputs = self.forward(*inputs, **kwargs)
+        else:
+            outputs = self.forward(*inputs, **kwargs)
         if self._forward_post_hooks:
             for hook in list(self._forward_post_hooks.values()):
                 result = hook(self, inputs, outputs)
@@ -289,11 +297,20 @@ class Layer:
         Shape mismatches are skipped with a warning (and count as missing), as in Paddle."""
         from ... import no_grad
         from .._assign import assign_into
+        import numpy as np
+        from ... import Tensor
+        if not hasattr(state_dict, "get") or not hasattr(state_dict, "keys"):
+            raise TypeError("set_state_dict: argument 'state_dict' expected a dict of Tensors, "
+                            f"got {type(state_dict).__name__}")
         missing_keys, unexpected_keys, match_keys = [], [], set()
         matched = []
         for key, param in self._state_dict_impl(use_hook=False).items():
             key_name = key if use_structured_name else getattr(param, "name", key)
             state = state_dict.get(key_name, None)
+            if state is not None and not isinstance(state, (Tensor, np.ndarray)):
+                raise TypeError(f"set_state_dict: argument 'state_dict' expected a Tensor or "
+                                f"numpy array for key '{key_name}', got "
+                                f"{type(state).__name__}")
             if state is None:
                 missing_keys.append(key)
                 warnings.warn(f"Skip loading for {key}. {key_name} is not found in the provided "

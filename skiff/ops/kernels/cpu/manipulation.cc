@@ -64,15 +64,17 @@ void unsqueeze_impl(const KernelContext&, const UnsqueezeArgs& a) {
 }
 
 void expand_impl(const KernelContext& c, const ExpandArgs& a) {
+  // A copy, as in Paddle: the result is its own tensor, so writing it never writes x.
   TensorMeta m;
   meta::expand_meta(c.op, a.x.meta(), a.shape, &m);
-  *a.out = view_expand(a.x, m.dims);
+  a.out->copy_from(view_expand(a.x, m.dims));
 }
 
 void broadcast_to_impl(const KernelContext& c, const BroadcastToArgs& a) {
+  // A copy, as in Paddle: the result is its own tensor, so writing it never writes x.
   TensorMeta m;
   meta::expand_meta(c.op, a.x.meta(), a.shape, &m);
-  *a.out = view_expand(a.x, m.dims);
+  a.out->copy_from(view_expand(a.x, m.dims));
 }
 
 // The strided view selected by normalized slice parameters (steps may be negative).

@@ -103,6 +103,7 @@ void arg_reduce(const AxisView& v, DenseTensor& out) {
 
 template <bool kMax, typename T, typename Args>
 void arg_kernel(const Args& a, const char* op) {
+  if (a.out->numel() == 0) return;  // e.g. argmax of [0, 3] along axis 1 (the reduced axis is 3)
   const AxisView v = axis_view(a.x, a.axis.template to<int64_t>(), a.flatten, op, "axis");
   if (a.out->dtype() == DType::kInt32) return arg_reduce<kMax, T, int32_t>(v, *a.out);
   arg_reduce<kMax, T, int64_t>(v, *a.out);

@@ -2,6 +2,7 @@
 // element and are not on the hot paths the engine serves, so the reduced dims are permuted last
 // and made contiguous (a copy only when needed), and each output reduces one contiguous row in
 // double precision; rows are split across threads.
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -79,7 +80,8 @@ double row_var(const T* x, int64_t n, bool unbiased) {
     const double d = static_cast<double>(cpu::load(x[i])) - mean;
     s += d * d;
   }
-  return s / static_cast<double>(n - (unbiased ? 1 : 0));
+  // numpy's max(n - ddof, 0): an empty row is 0/0 = nan (not 0/-1 = -0).
+  return s / static_cast<double>(std::max<int64_t>(n - (unbiased ? 1 : 0), 0));
 }
 
 template <typename T>

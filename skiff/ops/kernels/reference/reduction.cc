@@ -3,6 +3,7 @@
 // two-pass ops (logsumexp, var, std, p_norm) are gathered into a std::vector first.
 #include "skiff/ops/generated/kernels/reduction.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -201,7 +202,7 @@ std::vector<double> variances(const DenseTensor& x, const std::vector<int64_t>& 
     mean /= static_cast<double>(row.size());
     double s = 0;
     for (double v : row) s += (v - mean) * (v - mean);
-    r.push_back(s / (static_cast<double>(row.size()) - (unbiased ? 1.0 : 0.0)));
+    r.push_back(s / std::max(static_cast<double>(row.size()) - (unbiased ? 1.0 : 0.0), 0.0));
   }
   return r;
 }

@@ -1,0 +1,2 @@
+"""`python -m skiff.distributed.launch` (also paddle.distributed.launch): see main.py."""
+from .main import launch  # noqa: F401

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# ASan + UBSan runs (UBSan findings abort: halt_on_error).
+#   scripts/sanitize.sh            everything: a gcc -DSKIFF_SANITIZE=ON build in build-asan/ and the
+#                                  whole CTest suite (C++ tests, IR text tests, every pytest file
+#                                  with libasan preloaded into Python). About 3x the normal run.
+#   scripts/sanitize.sh --subset   what CI runs (.ci/run): the base, core and IR test executables
+#                                  from the clang ASan+UBSan build that scripts/fuzz.sh also uses
+#                                  (build-fuzz/; no ops library, so it adds minutes, not tens).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+if [[ ${1:-} == --subset ]]; then
+  fuzz_dir=${SKIFF_FUZZ_BUILD_DIR:-$root/build-fuzz}
+  cxx=${CXX_FUZZ:-$(command -v clang++-14 || command -v clang++)}
+  cc=${CC_FUZZ:-$(command -v clang-14 || command -v clang)}
+  if [[ ! -f $fuzz_dir/build.ninja ]]; then
+    cmake -S "$root" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DSKIFF_FUZZ=ON \
+      -DSKIFF_BUILD_PYTHON=OFF -DSKIFF_BUILD_BENCH=OFF \
+      -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
+  fi
+  tests=(base_test core_test ir_test)
+  cmake --build "$fuzz_dir" -j "$(nproc)" --target "${tests[@]}"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  for t in "${tests[@]}"; do
+    echo "== $t (ASan+UBSan)"
+    "$fuzz_dir/bin/$t" --gtest_brief=1
+  done
+  exit 0
+fi
+
+asan_dir=${SKIFF_ASAN_BUILD_DIR:-$root/build-asan}
+SKIFF_BUILD_DIR=$asan_dir bash "$root/scripts/build.sh" -DSKIFF_SANITIZE=ON -DSKIFF_BUILD_BENCH=OFF
+# Python is not instrumented: the runtime must come first, and CPython's own allocations at exit
+# are not leaks of ours.
+export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+cd "$asan_dir"
+ctest --output-on-failure -j "$(nproc)" --timeout 2700 "$@"
