@@ -66,13 +66,19 @@ class OpGradcheck : public ::testing::TestWithParam<std::string> {};
 TEST_P(OpGradcheck, FirstAndSecondOrder) {
   const OpInfo& info = OpDb::get().infos().at(GetParam());
   const ops::OpSchema& s = ops::op_schema(info.name);
+  // Every skip is counted with its reason: an op whose samples are all skipped checked nothing.
+  int checked = 0;
+  std::string skipped;
   for (size_t k = 0; k < info.samples.size(); ++k) {
     const OpSample& sample = info.samples[k];
     int64_t elements = 0;
     for (const auto& list : sample.shapes) {
       for (const Dims& d : list) elements += d.numel();
     }
-    if (elements > 512) continue;  // finite differences cost two forwards per element
+    if (elements > 512) {  // finite differences cost two forwards per element
+      skipped += str(" sample ", k, ": ", elements, " elements;");
+      continue;
+    }
     std::vector<size_t> sizes;
     const auto inputs = make_inputs(info, s, sample, &sizes);
     const auto fn = op_fn(s, sample, sizes);
@@ -84,7 +90,11 @@ TEST_P(OpGradcheck, FirstAndSecondOrder) {
       any_float = true;
       all_float64 = all_float64 && t.dtype() == DType::kFloat64;
     }
-    if (!any_float || !all_float64) continue;
+    if (!any_float || !all_float64) {
+      skipped += str(" sample ", k, ": outputs not all float64;");
+      continue;
+    }
+    ++checked;
     const std::string first = gradcheck(fn, inputs);
     EXPECT_TRUE(first.empty()) << s.name << " sample " << k << ": " << first;
     if (info.check_gradgrad && first.empty()) {
@@ -92,6 +102,7 @@ TEST_P(OpGradcheck, FirstAndSecondOrder) {
       EXPECT_TRUE(second.empty()) << s.name << " sample " << k << ": " << second;
     }
   }
+  EXPECT_GT(checked, 0) << s.name << ": no sample was gradient-checked;" << skipped;
 }
 
 std::vector<std::string> differentiable_ops() {
