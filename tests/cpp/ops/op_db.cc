@@ -36,4 +36,23 @@ OpSample sample(std::vector<Dims> shapes, std::map<std::string, ops::AttrValue> 
   return s;
 }
 
+std::vector<std::vector<DenseTensor>> sample_inputs(const OpInfo& info, const OpSample& sample,
+                                                    DType dtype, std::mt19937_64& rng,
+                                                    std::optional<Domain> domain) {
+  std::vector<std::vector<DenseTensor>> out;
+  for (size_t arg = 0; arg < sample.shapes.size(); ++arg) {
+    const int a = static_cast<int>(arg);
+    const auto fixed = info.fixed_dtypes.find(a);
+    const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : dtype;
+    const auto maker = info.input_makers.find(a);
+    std::vector<DenseTensor>& list = out.emplace_back();
+    for (const Dims& dims : sample.shapes[arg]) {
+      list.push_back(maker != info.input_makers.end()
+                         ? maker->second(a, dims, d, rng)
+                         : random_tensor(dims, d, domain.value_or(info.domain), rng));
+    }
+  }
+  return out;
+}
+
 }  // namespace skiff::testing

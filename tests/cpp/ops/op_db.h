@@ -70,4 +70,11 @@ void add_optimizer_op_infos(OpDb& db);
 /// Shorthand for a sample with one shape per tensor argument.
 OpSample sample(std::vector<Dims> shapes, std::map<std::string, ops::AttrValue> attrs = {});
 
+/// The inputs of `sample`, one list per tensor argument (record order): the entry's input maker
+/// where it has one for the argument, else random values of `domain` (default: the entry's) in
+/// the argument's fixed dtype or `dtype`. The one input builder of every op-table test.
+std::vector<std::vector<DenseTensor>> sample_inputs(const OpInfo& info, const OpSample& sample,
+                                                    DType dtype, std::mt19937_64& rng,
+                                                    std::optional<Domain> domain = {});
+
 }  // namespace skiff::testing

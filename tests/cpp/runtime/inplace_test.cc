@@ -50,21 +50,16 @@ DType test_dtype(const ops::OpSchema& s) {
 TensorLists make_inputs(const OpInfo& info, const OpSample& sample, DType dtype, uint64_t seed,
                         bool requires_grad) {
   std::mt19937_64 rng(seed);
+  const Domain domain =
+      requires_grad && info.domain == Domain::kSmallInt ? Domain::kAny : info.domain;
   TensorLists in;
-  for (size_t arg = 0; arg < sample.shapes.size(); ++arg) {
-    const auto fixed = info.fixed_dtypes.find(static_cast<int>(arg));
-    const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : dtype;
-    const Domain domain =
-        requires_grad && info.domain == Domain::kSmallInt ? Domain::kAny : info.domain;
-    std::vector<Tensor> list;
-    for (const Dims& dims : sample.shapes[arg]) {
-      auto maker = info.input_makers.find(static_cast<int>(arg));
-      Tensor t(maker != info.input_makers.end() ? maker->second(static_cast<int>(arg), dims, d, rng)
-                                                : random_tensor(dims, d, domain, rng));
+  for (auto& dense : sample_inputs(info, sample, dtype, rng, domain)) {
+    std::vector<Tensor>& list = in.emplace_back();
+    for (DenseTensor& d : dense) {
+      Tensor t(d);
       if (requires_grad && is_floating(t.dtype())) autograd::set_stop_gradient(t, false);
       list.push_back(t);
     }
-    in.push_back(std::move(list));
   }
   return in;
 }

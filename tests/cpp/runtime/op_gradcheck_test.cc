@@ -16,27 +16,22 @@ namespace {
 std::vector<Tensor> make_inputs(const OpInfo& info, const ops::OpSchema& s, const OpSample& sample,
                                 std::vector<size_t>* list_sizes) {
   std::mt19937_64 rng(99);
+  // Exact small integers sit on the kinks of clip, relu, ...: finite differences there are
+  // meaningless, so floats come from a continuous domain.
+  const Domain domain = info.domain == Domain::kSmallInt ? Domain::kAny : info.domain;
+  const auto dense = sample_inputs(info, sample, DType::kFloat64, rng, domain);
   std::vector<Tensor> flat;
   size_t arg = 0;
   for (const auto& a : s.args) {
     if (!ops::is_tensor_kind(a.kind)) continue;
     const bool wants_grad =
         std::find(s.grad_inputs.begin(), s.grad_inputs.end(), a.name) != s.grad_inputs.end();
-    const auto fixed = info.fixed_dtypes.find(static_cast<int>(arg));
-    const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : DType::kFloat64;
-    for (const Dims& dims : sample.shapes[arg]) {
-      auto maker = info.input_makers.find(static_cast<int>(arg));
-      // Exact small integers sit on the kinks of clip, relu, ...: finite differences there
-      // are meaningless, so floats come from a continuous domain.
-      const Domain domain = info.domain == Domain::kSmallInt ? Domain::kAny : info.domain;
-      DenseTensor t = maker != info.input_makers.end()
-                          ? maker->second(static_cast<int>(arg), dims, d, rng)
-                          : random_tensor(dims, d, domain, rng);
+    for (const DenseTensor& t : dense[arg]) {
       Tensor tt(t);
       if (wants_grad && is_floating(t.dtype())) autograd::set_stop_gradient(tt, false);
       flat.push_back(tt);
     }
-    list_sizes->push_back(sample.shapes[arg].size());
+    list_sizes->push_back(dense[arg].size());
     ++arg;
   }
   return flat;

@@ -63,18 +63,7 @@ DType tested_dtype(const ops::OpSchema& s) {
 ops::BoxedInputs make_inputs(const OpInfo& info, const OpSample& sample, DType dtype) {
   std::mt19937_64 rng(7);
   ops::BoxedInputs in;
-  for (size_t arg = 0; arg < sample.shapes.size(); ++arg) {
-    std::vector<DenseTensor> list;
-    const auto fixed = info.fixed_dtypes.find(static_cast<int>(arg));
-    const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : dtype;
-    for (const Dims& dims : sample.shapes[arg]) {
-      auto maker = info.input_makers.find(static_cast<int>(arg));
-      list.push_back(maker != info.input_makers.end()
-                         ? maker->second(static_cast<int>(arg), dims, d, rng)
-                         : random_tensor(dims, d, info.domain, rng));
-    }
-    in.tensors.push_back(std::move(list));
-  }
+  in.tensors = sample_inputs(info, sample, dtype, rng);
   in.attrs = sample.attrs;
   return in;
 }

@@ -61,15 +61,9 @@ TEST(StaticCapture, EveryOpMatchesEager) {
       TensorLists in;
       std::vector<DenseTensor> flat;
       std::vector<size_t> sizes;
-      for (size_t arg = 0; arg < info.samples[k].shapes.size(); ++arg) {
-        const auto fixed = info.fixed_dtypes.find(static_cast<int>(arg));
-        const DType d = fixed != info.fixed_dtypes.end() ? fixed->second : dtype;
+      for (auto& dense : sample_inputs(info, info.samples[k], dtype, rng)) {
         std::vector<Tensor> list;
-        for (const Dims& dims : info.samples[k].shapes[arg]) {
-          auto maker = info.input_makers.find(static_cast<int>(arg));
-          DenseTensor t = maker != info.input_makers.end()
-                              ? maker->second(static_cast<int>(arg), dims, d, rng)
-                              : random_tensor(dims, d, info.domain, rng);
+        for (DenseTensor& t : dense) {
           flat.push_back(t);
           list.emplace_back(writes_inputs ? t.copy_to(t.place()) : t);
         }
