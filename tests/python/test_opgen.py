@@ -85,3 +85,14 @@ def test_a_comment_inside_a_record_is_refused(tmp_path):
     (tmp_path / "fam.yaml").write_text(text)
     with pytest.raises(opgen.RecordError, match="a comment inside a record"):
         opgen.load(str(tmp_path))
+
+
+def test_an_ir_only_op_with_a_record_is_refused(tmp_path):
+    ops = opgen.load(os.path.join(ROOT, "skiff", "ops", "yaml"))
+    real = opgen.records.load_ir_only(os.path.join(ROOT, "skiff", "ir", "dialects",
+                                                   "ir_ops.yaml"), ops)
+    assert "data" in {op.name for op in real}
+    (tmp_path / "ir.yaml").write_text("- op : add\n  args : (Tensor x, Tensor y)\n"
+                                      "  output : Tensor(out)\n  traits : [pure]\n")
+    with pytest.raises(opgen.RecordError, match="op 'add': has an op record"):
+        opgen.records.load_ir_only(str(tmp_path / "ir.yaml"), ops)

@@ -7,7 +7,11 @@ Every record becomes a typed op class with accessors for its inputs, attributes 
 `register_generated_ops`. The records are read by opgen.load, the same reader as every other
 generator: there is no second list of IR ops.
 
-Usage: ir_dialect.py --yaml-dir skiff/ops/yaml --out-dir DIR
+The IR's own ops without a kernel (op.data, the fused targets of the DRR rules) are declared in
+skiff/ir/dialects/ir_ops.yaml (--ir-only), read by the same reader; a name there that has an op
+record is an error.
+
+Usage: ir_dialect.py --yaml-dir skiff/ops/yaml [--ir-only ir_ops.yaml] --out-dir DIR
 Writes DIR/op_dialect.gen.h and DIR/op_dialect.gen.cc (only when their content changes).
 """
 import argparse
@@ -16,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from opgen import RecordError, TRAITS, load, write_if_changed  # noqa: E402
+from opgen.records import load_ir_only  # noqa: E402
 
 # record type -> (IR ArgKind, C++ parameter type, attribute builder, accessor helper)
 ATTR_KINDS = {
@@ -202,10 +207,14 @@ def gen_source(records):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--yaml-dir", required=True)
+    ap.add_argument("--ir-only", help="skiff/ir/dialects/ir_ops.yaml: ops without a kernel")
     ap.add_argument("--out-dir", required=True)
     args = ap.parse_args()
     try:
-        records = [view(op) for op in load(args.yaml_dir)]
+        ops = load(args.yaml_dir)
+        if args.ir_only:
+            ops = sorted(ops + load_ir_only(args.ir_only, ops), key=lambda o: o.name)
+        records = [view(op) for op in ops]
         header, source = gen_header(records), gen_source(records)
     except RecordError as e:
         print(f"opgen/ir_dialect.py: error: {e}", file=sys.stderr)

@@ -234,6 +234,51 @@ def parse_kernel(op, rec, names, out_names):
         raise err(op.name, "kernel.fallback_dtype", f"unknown dtype '{op.fallback_dtype}'")
 
 
+IR_ONLY_KEYS = {"op", "args", "output", "traits", "doc"}
+
+
+def parse_ir_only(rec):
+    """A record of an op the IR declares without a kernel (skiff/ir/dialects/ir_ops.yaml: the
+    program input op.data and the fused targets of the DRR rules): name, args, outputs, traits."""
+    if not isinstance(rec, dict) or "op" not in rec:
+        raise RecordError(f"record without 'op': {rec!r}")
+    op = Op()
+    op.name = str(rec["op"])
+    unknown = sorted(set(rec) - IR_ONLY_KEYS)
+    if unknown:
+        raise err(op.name, unknown[0], f"unknown key for an IR-only op (known: "
+                  f"{sorted(IR_ONLY_KEYS)})")
+    for key in ("args", "output", "traits"):
+        if key not in rec:
+            raise err(op.name, key, "is required")
+    parse_args(op, rec)
+    op.random, op.inplace, op.inplace_only = False, {}, False
+    op.traits = parse_traits(op, rec["traits"])
+    op.doc = str(rec.get("doc", "")).strip()
+    op.meta_func, op.kernel_func = "", ""
+    return op
+
+
+def load_ir_only(path, ops):
+    """The IR-only records of `path`; a name that has an op record is an error (one place per
+    op)."""
+    names = {op.name for op in ops}
+    with open(path) as f:
+        records = yaml.safe_load(f) or []
+    out = []
+    for rec in records:
+        try:
+            op = parse_ir_only(rec)
+        except RecordError as e:
+            raise RecordError(f"{path}: {e}") from None
+        if op.name in names:
+            raise RecordError(f"{path}: op '{op.name}': has an op record in skiff/ops/yaml; "
+                              "declare it there only")
+        names.add(op.name)
+        out.append(op)
+    return out
+
+
 def parse_record(rec):
     """One record (a dict from the yaml) -> Op, checked on its own. Cross-record checks (unique
     names, decomp and kernel names) are in `load`."""
