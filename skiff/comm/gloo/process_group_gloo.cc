@@ -178,6 +178,11 @@ ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<Store> store, int rank, std::
   } catch (const std::exception& e) {
     SKIFF_THROW(kPrecondition, describe(), "", "every rank connected", e.what());
   }
+  // connectFullMesh can return on one rank while a peer still finishes its side of a pair; a
+  // rank that then closed its context at once broke the peer's handshake ("connection closed by
+  // peer"). No rank leaves the constructor before every rank is connected.
+  if (store_->add("connected", 1) >= size()) store_->set("all_connected", {1});
+  store_->wait({"all_connected"}, options_.timeout);
   context_ = ctx;
   worker_ = std::thread([this] { worker_loop(); });
   watchdog_ = std::thread([this] { watchdog_loop(); });
