@@ -17,32 +17,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from omp_threads import choose_threads  # noqa: E402  (before skiff: sets OpenMP's threads)
 
-
-def _choose_threads(argv):
-    """--threads N, or auto: every core unless the machine is already busy. On an
-    oversubscribed machine OpenMP's barriers wait for descheduled threads and two threads run
-    several times slower than one. Must happen before skiff (OpenMP) is imported."""
-    if "OMP_NUM_THREADS" in os.environ:
-        return None
-    want = "auto"
-    for i, a in enumerate(argv):
-        if a == "--threads" and i + 1 < len(argv):
-            want = argv[i + 1]
-        elif a.startswith("--threads="):
-            want = a.split("=", 1)[1]
-    cores = os.cpu_count() or 1
-    if want == "auto":
-        busy = os.getloadavg()[0]
-        n = cores if busy < 0.5 * cores else 1
-        why = f"auto: load average {busy:.1f} on {cores} cores"
-    else:
-        n, why = int(want), "--threads"
-    os.environ["OMP_NUM_THREADS"] = str(n)
-    return f"{n} thread(s) ({why})"
-
-
-_THREADS_NOTE = _choose_threads(sys.argv[1:])
+_THREADS_NOTE = choose_threads(sys.argv[1:])
 
 import skiff as paddle  # noqa: E402
 from skiff.io import DataLoader, Dataset  # noqa: E402
@@ -242,8 +220,7 @@ def main(argv=None):
     model = Llama(cfg)
     print(f"corpus: {n_chars:,} characters -> {len(train) + len(val):,} tokens "
           f"({len(train):,} train, {len(val):,} validation)")
-    if _THREADS_NOTE:
-        print(f"threads: {_THREADS_NOTE}")
+    print(f"threads: {_THREADS_NOTE}")
     print(f"model: {num_params(model) / 1e6:.2f} M parameters, dim {cfg.dim}, {cfg.n_layers} "
           f"layers, {cfg.n_heads} heads, SwiGLU {cfg.hidden_dim}, vocab {cfg.vocab_size}, "
           f"{'tied' if cfg.tie_embeddings else 'untied'} head")

@@ -16,31 +16,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from omp_threads import choose_threads  # noqa: E402  (before skiff: sets OpenMP's threads)
 
-
-def _choose_threads(argv):
-    """--threads N, or auto: every core unless the machine is busy (an oversubscribed OpenMP
-    pool runs slower than one thread). Must happen before skiff (OpenMP) is imported."""
-    if "OMP_NUM_THREADS" in os.environ:
-        return f"{os.environ['OMP_NUM_THREADS']} (OMP_NUM_THREADS)"
-    want = "auto"
-    for i, a in enumerate(argv):
-        if a == "--threads" and i + 1 < len(argv):
-            want = argv[i + 1]
-        elif a.startswith("--threads="):
-            want = a.split("=", 1)[1]
-    cores = os.cpu_count() or 1
-    if want == "auto":
-        busy = os.getloadavg()[0]
-        n = cores if busy < 0.5 * cores else 1
-        why = f"auto: load average {busy:.1f} on {cores} cores"
-    else:
-        n, why = int(want), "--threads"
-    os.environ["OMP_NUM_THREADS"] = str(n)
-    return f"{n} ({why})"
-
-
-_THREADS_NOTE = _choose_threads(sys.argv[1:])
+_THREADS_NOTE = choose_threads(sys.argv[1:])
 
 import skiff as paddle  # noqa: E402
 from skiff import nn  # noqa: E402

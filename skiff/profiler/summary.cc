@@ -134,6 +134,15 @@ class Builder {
 
  private:
   void line(const std::string& s) { out_ += s + "\n"; }
+  // Every time table opens the same way: title, unit, the column names between rules.
+  void table_head(const Table& t, const std::string& title,
+                  const std::vector<std::string>& columns) {
+    line(t.title(title));
+    line("Time unit: " + o_.time_unit);
+    line(t.sep());
+    line(t.row(columns));
+    line(t.sep());
+  }
 
   std::string time(double ns) const {
     double v = ns;
@@ -191,11 +200,7 @@ class Builder {
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     Table t;
     for (int i = 0; i < 4; ++i) t.add_column(25);
-    line(t.title("Overview Summary"));
-    line("Time unit: " + o_.time_unit);
-    line(t.sep());
-    line(t.row({"Event Type", "Calls", "CPU Time", "Ratio (%)"}));
-    line(t.sep());
+    table_head(t, "Overview Summary", {"Event Type", "Calls", "CPU Time", "Ratio (%)"});
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& [ns, type] = rows[i];
       line(t.row({str(i ? "  " : "", event_type_name(type)), std::to_string(calls[type]),
@@ -260,12 +265,8 @@ class Builder {
     t.add_column(width(rows, 1, 6));
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
-    line(t.title("Model Summary"));
-    line("Time unit: " + o_.time_unit);
-    line(t.sep());
-    line(t.row({"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
-                "GPU Total / Avg / Max / Min / Ratio(%)"}));
-    line(t.sep());
+    table_head(t, "Model Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+                "GPU Total / Avg / Max / Min / Ratio(%)"});
     for (const auto& r : rows) line(t.row(r));
     line(t.sep());
     line("Note:\nIn this table, GPU time is the sum of all device(GPU) events called in the "
@@ -357,12 +358,8 @@ class Builder {
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
     t.add_column(10);
-    line(t.title("Operator Summary"));
-    line("Time unit: " + o_.time_unit);
-    line(t.sep());
-    line(t.row({"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
-                "GPU Total / Avg / Max / Min / Ratio(%)", "FLOPs"}));
-    line(t.sep());
+    table_head(t, "Operator Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+                "GPU Total / Avg / Max / Min / Ratio(%)", "FLOPs"});
     for (const auto& r : rows) line(r.size() == 1 ? t.title(r[0]) : t.row(r));
     line(t.sep());
     line("");
@@ -389,11 +386,7 @@ class Builder {
     t.add_column(name_width);
     t.add_column(width(rows, 1, 6));
     t.add_column(width(rows, 2, 40));
-    line(t.title("Kernel Summary"));
-    line("Time unit: " + o_.time_unit);
-    line(t.sep());
-    line(t.row({"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)"}));
-    line(t.sep());
+    table_head(t, "Kernel Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)"});
     for (const auto& r : rows) line(t.row(r));
     line(t.sep());
     line("");
@@ -422,12 +415,8 @@ class Builder {
     t.add_column(width(rows, 1, 6));
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
-    line(t.title("UserDefined Summary"));
-    line("Time unit: " + o_.time_unit);
-    line(t.sep());
-    line(t.row({"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
-                "GPU Total / Avg / Max / Min / Ratio(%)"}));
-    line(t.sep());
+    table_head(t, "UserDefined Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+                "GPU Total / Avg / Max / Min / Ratio(%)"});
     for (const auto& r : rows) line(r.size() == 1 ? t.title(r[0]) : t.row(r));
     line("");
     line("");

@@ -14,6 +14,8 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "llama"))
 from model import Llama, LlamaConfig, apply_rope, num_params  # noqa: E402
 from tokenizer import ByteBPE  # noqa: E402
 
+from example_scripts import train_module  # noqa: E402
+
 TEXT = ("The quick brown fox jumps over the lazy dog. " * 20 +
         "Return the value of the attribute, or the default if it is missing. " * 20)
 
@@ -76,7 +78,7 @@ def test_model_trains_on_a_repeated_text(tie):
 
 
 def test_train_script_checkpoints_resumes_and_samples(tmp_path, capsys):
-    import train
+    train = train_module("llama")
     out = str(tmp_path / "run")
     common = ["--out", out, "--corpus-bytes", "30000", "--vocab", "300", "--dim", "32",
               "--layers", "1", "--heads", "2", "--hidden", "64", "--seq-len", "32",
@@ -98,7 +100,7 @@ def test_train_script_checkpoints_resumes_and_samples(tmp_path, capsys):
 def test_train_script_to_static_matches_eager(tmp_path, capsys):
     """--to-static captures the whole step (forward, backward, global-norm clip, AdamW with the
     lr set every step) into one program: the same validation loss as eager training."""
-    import train
+    train = train_module("llama")
     common = ["--corpus-bytes", "30000", "--vocab", "300", "--dim", "32", "--layers", "1",
               "--heads", "2", "--hidden", "64", "--seq-len", "32", "--batch-size", "4",
               "--ckpt-every", "100", "--eval-every", "100", "--warmup", "2", "--steps", "6",

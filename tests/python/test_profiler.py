@@ -336,9 +336,8 @@ def test_memory_statistics_follow_known_allocations():
 
 
 def test_llama_profile_flag_writes_a_trace_and_prints_the_summary(tmp_path, capsys):
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "llama"))
-    import train
+    from example_scripts import train_module
+    train = train_module("llama")
     out = str(tmp_path / "run")
     train.main(["--out", out, "--corpus-bytes", "20000", "--vocab", "280", "--dim", "16",
                 "--layers", "1", "--heads", "2", "--hidden", "32", "--seq-len", "16",

@@ -55,6 +55,8 @@ def test_resize_matches_pil_for_both_backends():
     np.testing.assert_allclose(f, ref.astype(np.float32), atol=1.01)
     with pytest.raises(ValueError, match="interpolation"):
         F.resize(a, 4, interpolation="cubic-ish")
+    with pytest.raises(ValueError, match="resize: argument 'size'"):
+        F.resize(a, -3)
     with pytest.raises(TypeError, match="img"):
         F.resize([1, 2, 3], 4)
 

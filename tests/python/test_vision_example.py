@@ -8,10 +8,12 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples", "vision"))
 
+from example_scripts import train_module  # noqa: E402
+
 
 @pytest.mark.parametrize("extra", [[], ["--to-static"]], ids=["eager", "to_static"])
 def test_vision_example_runs(tmp_path, capsys, extra):
-    import train
+    train = train_module("vision")
     res = train.main(["--out", str(tmp_path), "--train-size", "128", "--eval-size", "64",
                       "--epochs", "2", "--batch-size", "32", "--verbose", "2",
                       "--max-minutes", "2"] + extra)

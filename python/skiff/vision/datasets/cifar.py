@@ -14,7 +14,7 @@ import tarfile
 import numpy as np
 
 from ...io import Dataset
-from .mnist import _CACHE, _check_backend
+from .mnist import _check_backend, _check_mode, _resolve, _transformed
 
 __all__ = ["Cifar10", "Cifar100"]
 
@@ -44,24 +44,11 @@ class Cifar10(Dataset):
     def __init__(self, data_file=None, mode="train", transform=None, download=True,
                  backend=None):
         cls = type(self).__name__
-        mode = mode.lower() if isinstance(mode, str) else mode
-        if mode not in ("train", "test"):
-            raise ValueError(f"{cls}: argument 'mode' expected 'train' or 'test', got {mode!r}")
-        self.mode = mode
+        self.mode = _check_mode(mode, cls)
         self.backend = _check_backend(backend, cls)
         self.transform = transform
         self.dtype = "float32"
-        if data_file is None:
-            cached = os.path.expanduser(os.path.join(_CACHE, self.FOLDER, self.FILE))
-            if not os.path.isfile(cached):
-                raise FileNotFoundError(
-                    f"{cls}: no data_file given and {cached} does not exist; this build does "
-                    f"not download (download={download}): put {self.FILE} there, or pass "
-                    f"data_file='path/to/{self.FILE}'")
-            data_file = cached
-        elif not os.path.isfile(data_file):
-            raise FileNotFoundError(f"{cls}: data_file {data_file!r} does not exist")
-        self.data_file = data_file
+        self.data_file = _resolve(data_file, self.FILE, self.FOLDER, cls, "data_file", download)
         self.data = self._load()
 
     def _load(self):
@@ -98,12 +85,7 @@ class Cifar10(Dataset):
         if self.backend == "pil":
             from PIL import Image
             image = Image.fromarray(np.ascontiguousarray(image))
-        else:
-            image = image.astype(self.dtype)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "cv2" and isinstance(image, np.ndarray):
-            image = image.astype(self.dtype)
+        image = _transformed(image, self.transform, self.backend, self.dtype)
         return image, np.array(label).astype("int64")
 
     def __len__(self):

@@ -45,6 +45,25 @@ def _read_idx(path, expect_magic, what):
     return np.frombuffer(body, dtype=np.uint8).reshape(shape)
 
 
+def _transformed(image, transform, backend, dtype):
+    """The dataset's image (a PIL image, or an array for backend 'cv2') through its transform;
+    arrays come out in the dataset's dtype, as Paddle's do."""
+    if backend == "cv2" and isinstance(image, np.ndarray):
+        image = image.astype(dtype)
+    if transform is not None:
+        image = transform(image)
+    if backend == "cv2" and isinstance(image, np.ndarray):
+        image = image.astype(dtype)
+    return image
+
+
+def _check_mode(mode, name):
+    mode = mode.lower() if isinstance(mode, str) else mode
+    if mode not in ("train", "test"):
+        raise ValueError(f"{name}: argument 'mode' expected 'train' or 'test', got {mode!r}")
+    return mode
+
+
 def _check_backend(backend, name):
     if backend is None:
         from .. import get_image_backend
@@ -76,10 +95,7 @@ class MNIST(Dataset):
     def __init__(self, image_path=None, label_path=None, mode="train", transform=None,
                  download=True, backend=None):
         cls = type(self).__name__
-        mode = mode.lower() if isinstance(mode, str) else mode
-        if mode not in ("train", "test"):
-            raise ValueError(f"{cls}: argument 'mode' expected 'train' or 'test', got {mode!r}")
-        self.mode = mode
+        self.mode = _check_mode(mode, cls)
         self.backend = _check_backend(backend, cls)
         self.transform = transform
         self.dtype = "float32"
@@ -99,12 +115,7 @@ class MNIST(Dataset):
         if self.backend == "pil":
             from PIL import Image
             image = Image.fromarray(image, mode="L")
-        else:
-            image = image.astype(self.dtype)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "cv2" and isinstance(image, np.ndarray):
-            image = image.astype(self.dtype)
+        image = _transformed(image, self.transform, self.backend, self.dtype)
         return image, label.astype("int64")
 
     def __len__(self):

@@ -132,6 +132,8 @@ def resize(img, size, interpolation="bilinear"):
         oh, ow = int(size[0]), int(size[1])
     else:
         raise TypeError(f"resize: argument 'size' expected an int or (h, w), got {size!r}")
+    if oh <= 0 or ow <= 0:
+        raise ValueError(f"resize: argument 'size' expected positive sizes, got {size!r}")
     resample = _interp(interpolation, "resize")
     op = lambda im: im.resize((ow, oh), resample)  # noqa: E731
     return op(img) if _is_pil(img) else _apply_pil_to_array(img, op)
