@@ -81,8 +81,8 @@ void run_rank(int rank, int n, int port, size_t max_bytes) {
     double theirs = time_it([&] {
       gloo::AllreduceOptions opts(raw);
       opts.setOutput(buf.data(), count);
-      opts.setReduceFunction(static_cast<void (*)(void*, const void*, const void*, size_t)>(
-          &gloo::sum<float>));
+      opts.setReduceFunction(
+          static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
       opts.setTag(tag++);
       gloo::allreduce(opts);
     });

@@ -62,14 +62,12 @@ class ProcessGroup {
                                                bool sync_op) = 0;
   virtual std::shared_ptr<Task> broadcast(DenseTensor tensor, int root, bool sync_op) = 0;
   /// The reduction lands in root's tensor; other ranks' tensors are left unchanged.
-  virtual std::shared_ptr<Task> reduce(DenseTensor tensor, int root, ReduceOp op,
-                                       bool sync_op) = 0;
+  virtual std::shared_ptr<Task> reduce(DenseTensor tensor, int root, ReduceOp op, bool sync_op) = 0;
   /// root's in = size chunks; chunk r goes to rank r's out (in is read only on root).
   virtual std::shared_ptr<Task> scatter(DenseTensor out, DenseTensor in, int root,
                                         bool sync_op) = 0;
   /// root's out = every rank's in back to back (out is written only on root).
-  virtual std::shared_ptr<Task> gather(DenseTensor out, DenseTensor in, int root,
-                                       bool sync_op) = 0;
+  virtual std::shared_ptr<Task> gather(DenseTensor out, DenseTensor in, int root, bool sync_op) = 0;
   /// Element counts per peer along the flattened buffers; empty = equal chunks.
   virtual std::shared_ptr<Task> all_to_all(DenseTensor out, DenseTensor in,
                                            std::vector<int64_t> out_counts,

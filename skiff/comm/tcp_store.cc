@@ -162,8 +162,9 @@ class TCPStoreServer {
       auto now = Clock::now();
       for (auto& w : waiters_) {
         auto ms = std::chrono::duration_cast<Millis>(w.deadline - now).count() + 1;
-        timeout_ms = timeout_ms < 0 ? static_cast<int>(std::max<int64_t>(ms, 0))
-                                    : std::min(timeout_ms, static_cast<int>(std::max<int64_t>(ms, 0)));
+        timeout_ms = timeout_ms < 0
+                         ? static_cast<int>(std::max<int64_t>(ms, 0))
+                         : std::min(timeout_ms, static_cast<int>(std::max<int64_t>(ms, 0)));
       }
       int r = ::poll(fds.data(), fds.size(), timeout_ms);
       if (r < 0 && errno != EINTR) return;
@@ -246,8 +247,7 @@ class TCPStoreServer {
         return reply(fd, kOk, {all ? "1" : "0"});
       }
       case kWait: {
-        Waiter w{fd, {args.begin() + 1, args.end()},
-                 Clock::now() + Millis(std::stoll(args.at(0)))};
+        Waiter w{fd, {args.begin() + 1, args.end()}, Clock::now() + Millis(std::stoll(args.at(0)))};
         if (missing(w).empty()) return reply(fd, kOk, {});
         waiters_.push_back(std::move(w));
         return;
@@ -397,7 +397,8 @@ void TCPStore::wait(const std::vector<std::string>& keys, Millis timeout) {
   std::string names;
   for (const auto& k : missing) names += (names.empty() ? "'" : ", '") + k + "'";
   SKIFF_THROW(kPrecondition, str("TCPStore.wait (server ", host_, ":", port_, ")"), "keys",
-              str("every key set within ", seconds(timeout)), str("timed out; missing [", names, "]"));
+              str("every key set within ", seconds(timeout)),
+              str("timed out; missing [", names, "]"));
 }
 
 bool TCPStore::delete_key(const std::string& key) {

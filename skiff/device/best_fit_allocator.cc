@@ -18,10 +18,14 @@ constexpr size_t kMinSplitRemainder = 512;
 }  // namespace
 
 BestFitAllocator::BestFitAllocator(DeviceInterface* device, const Place& place, size_t chunk_bytes)
-    : device_(device), place_(place), place_name_(str(place)), chunk_bytes_(round_up(chunk_bytes)) {}
+    : device_(device),
+      place_(place),
+      place_name_(str(place)),
+      chunk_bytes_(round_up(chunk_bytes)) {}
 
 void BestFitAllocator::trace(profiler::MemEventType type, const void* ptr, size_t bytes) const {
-  if (!profiler::memory_enabled()) [[likely]] return;
+  if (!profiler::memory_enabled()) [[likely]]
+    return;
   profiler::record_memory(type, place_name_, ptr, static_cast<int64_t>(bytes),
                           stats_.allocated_bytes, stats_.reserved_bytes,
                           stats_.peak_allocated_bytes, stats_.peak_reserved_bytes);

@@ -18,7 +18,9 @@ std::string join(const auto& xs) {
 
 ProcessMesh::ProcessMesh(std::vector<int64_t> shape, std::vector<int64_t> process_ids,
                          std::vector<std::string> dim_names)
-    : shape_(std::move(shape)), process_ids_(std::move(process_ids)), dim_names_(std::move(dim_names)) {
+    : shape_(std::move(shape)),
+      process_ids_(std::move(process_ids)),
+      dim_names_(std::move(dim_names)) {
   SKIFF_ENFORCE(!shape_.empty(), kInvalidArgument, "ProcessMesh", "shape", "at least one dim",
                 "[]");
   int64_t n = 1;

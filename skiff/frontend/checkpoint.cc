@@ -333,8 +333,8 @@ void remove_stale_temps(const std::string& path) {
   for (const fs::directory_entry& e : it) {
     const std::string name = e.path().filename().string();
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string pid_text = name.substr(prefix.size(), name.find('.', prefix.size()) -
-                                                                prefix.size());
+    const std::string pid_text =
+        name.substr(prefix.size(), name.find('.', prefix.size()) - prefix.size());
     if (pid_text.empty() || pid_text.size() > 9 ||
         pid_text.find_first_not_of("0123456789") != std::string::npos) {
       continue;

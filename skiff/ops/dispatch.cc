@@ -95,7 +95,8 @@ void note_kernel(OpId op, Backend backend, DType dtype) {
 
 KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
   KernelChoice c = choose_kernel(op, place, dtype, fallback_dtype);
-  if (profiler::is_enabled()) [[unlikely]] note_kernel(op, c.backend, c.dtype);
+  if (profiler::is_enabled()) [[unlikely]]
+    note_kernel(op, c.backend, c.dtype);
   return c;
 }
 

@@ -123,12 +123,13 @@ std::string ProfilerResult::to_chrome_trace() const {
   }
   for (const HostEvent& e : events) {
     sep();
-    os << "{\"name\": " << json::quote(e.name) << ", \"cat\": \""
-       << event_type_name(e.type) << "\", \"ph\": \"X\", \"ts\": " << us_text(e.start_ns)
+    os << "{\"name\": " << json::quote(e.name) << ", \"cat\": \"" << event_type_name(e.type)
+       << "\", \"ph\": \"X\", \"ts\": " << us_text(e.start_ns)
        << ", \"dur\": " << us_text(e.end_ns - e.start_ns) << ", \"pid\": " << pid_s
        << ", \"tid\": " << e.tid << ", \"args\": {";
     for (size_t i = 0; i < e.args.size(); ++i) {
-      os << (i ? ", " : "") << json::quote(e.args[i].first) << ": " << json::quote(e.args[i].second);
+      os << (i ? ", " : "") << json::quote(e.args[i].first) << ": "
+         << json::quote(e.args[i].second);
     }
     os << "}}";
   }
@@ -139,16 +140,16 @@ std::string ProfilerResult::to_chrome_trace() const {
        << ", \"tid\": " << m.tid << ", \"args\": {\"place\": " << json::quote(m.place)
        << ", \"addr\": \"0x" << std::hex << m.addr << std::dec << "\", \"bytes\": " << m.bytes
        << ", \"allocated\": " << m.allocated << ", \"reserved\": " << m.reserved
-       << ", \"peak_allocated\": " << m.peak_allocated << ", \"peak_reserved\": "
-       << m.peak_reserved << "}}";
+       << ", \"peak_allocated\": " << m.peak_allocated << ", \"peak_reserved\": " << m.peak_reserved
+       << "}}";
     sep();
-    os << "{\"name\": " << json::quote("Memory " + m.place) << ", \"ph\": \"C\", \"ts\": "
-       << us_text(m.ts_ns) << ", \"pid\": " << pid_s << ", \"args\": {\"allocated\": "
-       << m.allocated << ", \"reserved\": " << m.reserved << "}}";
+    os << "{\"name\": " << json::quote("Memory " + m.place)
+       << ", \"ph\": \"C\", \"ts\": " << us_text(m.ts_ns) << ", \"pid\": " << pid_s
+       << ", \"args\": {\"allocated\": " << m.allocated << ", \"reserved\": " << m.reserved << "}}";
   }
   os << "\n],\n\"otherData\": {\"producer\": \"skiff.profiler\", \"version\": \"1\", "
-     << "\"start_ns\": \"" << start_ns << "\", \"end_ns\": \"" << end_ns << "\", \"pid\": \""
-     << pid << "\"";
+     << "\"start_ns\": \"" << start_ns << "\", \"end_ns\": \"" << end_ns << "\", \"pid\": \"" << pid
+     << "\"";
   for (const auto& [k, v] : extra_info) os << ", " << json::quote(k) << ": " << json::quote(v);
   os << "}\n}\n";
   return os.str();
@@ -160,13 +161,14 @@ void ProfilerResult::save(const std::string& path, const std::string& format) co
   write_atomically(path, to_chrome_trace());
 }
 
-ProfilerResult ProfilerResult::from_chrome_trace(const std::string& text, const std::string& origin) {
+ProfilerResult ProfilerResult::from_chrome_trace(const std::string& text,
+                                                 const std::string& origin) {
   const json::Value doc = json::parse(text, origin);
   const json::Value* trace = doc.find("traceEvents");
-  SKIFF_ENFORCE(doc.kind == json::Value::kObject && trace != nullptr &&
-                    trace->kind == json::Value::kArray,
-                kIOError, "load_profiler_result", origin,
-                "a Chrome trace object with a traceEvents array", "no traceEvents array");
+  SKIFF_ENFORCE(
+      doc.kind == json::Value::kObject && trace != nullptr && trace->kind == json::Value::kArray,
+      kIOError, "load_profiler_result", origin, "a Chrome trace object with a traceEvents array",
+      "no traceEvents array");
   ProfilerResult r;
   if (const json::Value* other = doc.find("otherData")) {
     for (const auto& [k, v] : other->members) {
@@ -219,8 +221,7 @@ ProfilerResult ProfilerResult::from_chrome_trace(const std::string& text, const 
                     name->text);
       const json::Value* ts = e.find("ts");
       SKIFF_ENFORCE(ts != nullptr && ts->kind == json::Value::kNumber, kIOError,
-                    "load_profiler_result", origin, "a numeric ts in every memory event",
-                    "none");
+                    "load_profiler_result", origin, "a numeric ts in every memory event", "none");
       m.ts_ns = ns_of_us_text(ts->text, origin);
       m.tid = tid;
       if (const json::Value* p = args->find("place")) m.place = p->text;
@@ -239,8 +240,7 @@ ProfilerResult ProfilerResult::from_chrome_trace(const std::string& text, const 
 
 ProfilerResult ProfilerResult::load(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  SKIFF_ENFORCE(f.good(), kIOError, "load_profiler_result", path, "a readable file",
-                errno_text());
+  SKIFF_ENFORCE(f.good(), kIOError, "load_profiler_result", path, "a readable file", errno_text());
   std::ostringstream ss;
   ss << f.rdbuf();
   return from_chrome_trace(ss.str(), path);

@@ -6,10 +6,9 @@ namespace skiff::profiler {
 
 namespace {
 constexpr std::array<std::string_view, kNumEventTypes> kTypeNames = {
-    "Operator",  "Dataloader", "ProfileStep",   "CudaRuntime",  "Kernel",
-    "Memcpy",    "Memset",     "UserDefined",   "OperatorInner", "Forward",
-    "Backward",  "Optimization", "Communication", "PythonOp",   "PythonUserDefined",
-    "IrPass",
+    "Operator",      "Dataloader",  "ProfileStep",       "CudaRuntime", "Kernel",   "Memcpy",
+    "Memset",        "UserDefined", "OperatorInner",     "Forward",     "Backward", "Optimization",
+    "Communication", "PythonOp",    "PythonUserDefined", "IrPass",
 };
 constexpr std::array<std::string_view, 4> kMemNames = {"Allocate", "Free", "ReservedAllocate",
                                                        "ReservedFree"};

@@ -12,18 +12,18 @@
 namespace skiff::profiler {
 
 enum class EventType : uint8_t {
-  kOperator,           // an op call (eager dispatch, an executor instruction, a grad node)
-  kDataloader,         // waiting for a DataLoader batch
-  kProfileStep,        // one Profiler.step() interval
+  kOperator,     // an op call (eager dispatch, an executor instruction, a grad node)
+  kDataloader,   // waiting for a DataLoader batch
+  kProfileStep,  // one Profiler.step() interval
   kCudaRuntime,
-  kKernel,             // the kernel of an op (selection, output allocation, the kernel itself)
+  kKernel,  // the kernel of an op (selection, output allocation, the kernel itself)
   kMemcpy,
   kMemset,
-  kUserDefined,        // a C++ RecordEvent range
-  kOperatorInner,      // a phase inside an op
-  kForward,            // a Layer's forward
-  kBackward,           // a whole backward() / grad() call
-  kOptimization,       // an optimizer step
+  kUserDefined,    // a C++ RecordEvent range
+  kOperatorInner,  // a phase inside an op
+  kForward,        // a Layer's forward
+  kBackward,       // a whole backward() / grad() call
+  kOptimization,   // an optimizer step
   kCommunication,
   kPythonOp,
   kPythonUserDefined,  // a Python RecordEvent range

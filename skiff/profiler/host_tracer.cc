@@ -134,8 +134,8 @@ void RecordEvent::end() {
   if (!kernel_.empty()) args_.emplace_back("kernel", kernel_);
   b.events.push_back(HostEvent{std::move(name_), type_, start_ns_, end, b.tid, std::move(args_)});
   if (kernel_start_ns_ >= 0) {
-    b.events.push_back(HostEvent{std::move(kernel_), EventType::kKernel, kernel_start_ns_, end,
-                                 b.tid, {}});
+    b.events.push_back(
+        HostEvent{std::move(kernel_), EventType::kKernel, kernel_start_ns_, end, b.tid, {}});
   }
   name_.clear();
   kernel_.clear();
@@ -157,9 +157,8 @@ void record_memory(MemEventType type, std::string_view place, const void* addr, 
   const int64_t ts = now_ns();
   ThreadBuffer& b = buffer();
   auto lock = lock_current(b);
-  b.mems.push_back(MemEvent{ts, b.tid, type, std::string(place),
-                            reinterpret_cast<uint64_t>(addr), bytes, allocated, reserved,
-                            peak_allocated, peak_reserved});
+  b.mems.push_back(MemEvent{ts, b.tid, type, std::string(place), reinterpret_cast<uint64_t>(addr),
+                            bytes, allocated, reserved, peak_allocated, peak_reserved});
 }
 
 void set_thread_name(std::string name) {

@@ -26,8 +26,8 @@ class Parser {
                 str("something else at byte ", pos_));
   }
   void skip_space() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' ||
-                                s_[pos_] == '\t')) {
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) {
       ++pos_;
     }
   }
@@ -83,8 +83,8 @@ class Parser {
       v.kind = Value::kNull;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       const size_t start = pos_;
-      while (pos_ < s_.size() && std::string_view("+-.eE0123456789").find(s_[pos_]) !=
-                                     std::string_view::npos) {
+      while (pos_ < s_.size() &&
+             std::string_view("+-.eE0123456789").find(s_[pos_]) != std::string_view::npos) {
         ++pos_;
       }
       v.kind = Value::kNumber;
@@ -107,14 +107,25 @@ class Parser {
       if (pos_ >= s_.size()) fail("an escape");
       c = s_[pos_++];
       switch (c) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
         case 'u': {
           if (pos_ + 4 > s_.size()) fail("four hex digits");
-          const unsigned long cp = std::strtoul(std::string(s_.substr(pos_, 4)).c_str(), nullptr, 16);
+          const unsigned long cp =
+              std::strtoul(std::string(s_.substr(pos_, 4)).c_str(), nullptr, 16);
           pos_ += 4;
           if (cp < 0x80) {
             out += static_cast<char>(cp);
@@ -128,7 +139,8 @@ class Parser {
           }
           break;
         }
-        default: out += c;  // \" \\ \/
+        default:
+          out += c;  // \" \\ \/
       }
     }
     if (pos_ >= s_.size()) fail("a closing quote");
@@ -158,11 +170,21 @@ std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           static const char* hex = "0123456789abcdef";

@@ -33,15 +33,15 @@ enum class SortedBy { kCPUTotal, kCPUAvg, kCPUMax, kCPUMin, kGPUTotal, kGPUAvg, 
 
 struct SummaryOptions {
   SortedBy sorted_by = SortedBy::kCPUTotal;
-  bool op_detail = true;   // kernels under each op
-  bool thread_sep = false; // one op table per thread
+  bool op_detail = true;         // kernels under each op
+  bool thread_sep = false;       // one op table per thread
   std::string time_unit = "ms";  // s, ms, us or ns
 };
 
 class ProfilerResult {
  public:
-  std::vector<HostEvent> events;    // by thread, then start time (outer before inner)
-  std::vector<MemEvent> mem_events; // by time
+  std::vector<HostEvent> events;     // by thread, then start time (outer before inner)
+  std::vector<MemEvent> mem_events;  // by time
   std::map<uint64_t, std::string> thread_names;
   std::map<std::string, std::string> extra_info;  // "Process Cpu Utilization", ...
   int64_t pid = 0;

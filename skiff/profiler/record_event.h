@@ -42,10 +42,12 @@ class RecordEvent {
  public:
   RecordEvent() = default;
   explicit RecordEvent(std::string_view name, EventType type = EventType::kUserDefined) {
-    if (is_enabled()) [[unlikely]] begin(name, type);
+    if (is_enabled()) [[unlikely]]
+      begin(name, type);
   }
   ~RecordEvent() {
-    if (active_) [[unlikely]] end();
+    if (active_) [[unlikely]]
+      end();
   }
   RecordEvent(const RecordEvent&) = delete;
   RecordEvent& operator=(const RecordEvent&) = delete;

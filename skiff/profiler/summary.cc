@@ -178,10 +178,11 @@ class Builder {
       line(t.row({key[0] == 'P' ? "CPU(Process)" : "CPU(System)", ratio(v)}));
     }
     line(t.sep());
-    line("Note:\nCPU(Process) Utilization = Current process CPU time over all cpu cores / elapsed "
-         "time, so max utilization can be reached 100% * number of cpu cores.\n"
-         "CPU(System) Utilization = All processes CPU time over all cpu cores(busy time) / (busy "
-         "time + idle time).");
+    line(
+        "Note:\nCPU(Process) Utilization = Current process CPU time over all cpu cores / elapsed "
+        "time, so max utilization can be reached 100% * number of cpu cores.\n"
+        "CPU(System) Utilization = All processes CPU time over all cpu cores(busy time) / (busy "
+        "time + idle time).");
     line(std::string(t.line_length(), '-'));
     line("");
     line("");
@@ -203,23 +204,24 @@ class Builder {
     table_head(t, "Overview Summary", {"Event Type", "Calls", "CPU Time", "Ratio (%)"});
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& [ns, type] = rows[i];
-      line(t.row({str(i ? "  " : "", event_type_name(type)), std::to_string(calls[type]),
-                  time(ns), ratio(static_cast<double>(ns) / total_)}));
+      line(t.row({str(i ? "  " : "", event_type_name(type)), std::to_string(calls[type]), time(ns),
+                  ratio(static_cast<double>(ns) / total_)}));
     }
     line(t.sep());
     line(t.row({"", "Calls", "GPU Time", "Ratio (%)"}));
     line(t.sep());
     line(t.sep());
-    line("Note:\nIn this table, We sum up all collected events in terms of event type.\n"
-         "The time of events collected on host are presented as CPU Time, and as GPU Time if on "
-         "device.\n"
-         "Events with different types may overlap or inclusion, e.g. Operator includes "
-         "OperatorInner, so the sum of ratios is not 100%.\n"
-         "The time of events in the same type with overlap will not calculate twice, and all "
-         "time is summed after merged.\n"
-         "Example:\nThread 1:\n  Operator: |___________|     |__________|\nThread 2:\n"
-         "  Operator:   |____________|     |___|\nAfter merged:\n"
-         "  Result:   |______________|  |__________|\n");
+    line(
+        "Note:\nIn this table, We sum up all collected events in terms of event type.\n"
+        "The time of events collected on host are presented as CPU Time, and as GPU Time if on "
+        "device.\n"
+        "Events with different types may overlap or inclusion, e.g. Operator includes "
+        "OperatorInner, so the sum of ratios is not 100%.\n"
+        "The time of events in the same type with overlap will not calculate twice, and all "
+        "time is summed after merged.\n"
+        "Example:\nThread 1:\n  Operator: |___________|     |__________|\nThread 2:\n"
+        "  Operator:   |____________|     |___|\nAfter merged:\n"
+        "  Result:   |______________|  |__________|\n");
     line(std::string(t.line_length(), '-'));
     line("");
     line("");
@@ -235,8 +237,10 @@ class Builder {
 
   void model() {
     const std::vector<std::pair<const char*, EventType>> phases = {
-        {"ProfileStep", EventType::kProfileStep}, {"Dataloader", EventType::kDataloader},
-        {"Forward", EventType::kForward},         {"Backward", EventType::kBackward},
+        {"ProfileStep", EventType::kProfileStep},
+        {"Dataloader", EventType::kDataloader},
+        {"Forward", EventType::kForward},
+        {"Backward", EventType::kBackward},
         {"Optimization", EventType::kOptimization}};
     std::map<EventType, Stat> stats;
     for (size_t i = 0; i < r_.events.size(); ++i) {
@@ -265,13 +269,15 @@ class Builder {
     t.add_column(width(rows, 1, 6));
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
-    table_head(t, "Model Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+    table_head(t, "Model Summary",
+               {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
                 "GPU Total / Avg / Max / Min / Ratio(%)"});
     for (const auto& r : rows) line(t.row(r));
     line(t.sep());
-    line("Note:\nIn this table, GPU time is the sum of all device(GPU) events called in the "
-         "phase.\nUnlike overview summary, if two device(GPU) events execute on different "
-         "streams with overlap time, we sum them directly here.\n");
+    line(
+        "Note:\nIn this table, GPU time is the sum of all device(GPU) events called in the "
+        "phase.\nUnlike overview summary, if two device(GPU) events execute on different "
+        "streams with overlap time, we sum them directly here.\n");
     line(std::string(t.line_length(), '-'));
     line("");
     line("");
@@ -289,10 +295,14 @@ class Builder {
   void sort_items(std::vector<std::pair<std::string, Item>>& items) const {
     auto key = [&](const Item& it) -> double {
       switch (o_.sorted_by) {
-        case SortedBy::kCPUAvg: return it.stat.avg();
-        case SortedBy::kCPUMax: return static_cast<double>(it.stat.max);
-        case SortedBy::kCPUMin: return -static_cast<double>(it.stat.min);
-        default: return static_cast<double>(it.stat.total);  // GPU keys: no device time here
+        case SortedBy::kCPUAvg:
+          return it.stat.avg();
+        case SortedBy::kCPUMax:
+          return static_cast<double>(it.stat.max);
+        case SortedBy::kCPUMin:
+          return -static_cast<double>(it.stat.min);
+        default:
+          return static_cast<double>(it.stat.total);  // GPU keys: no device time here
       }
     };
     std::stable_sort(items.begin(), items.end(),
@@ -346,7 +356,8 @@ class Builder {
         if (!o_.op_detail) continue;
         for (const auto& [inner_name, s] : it.inner) {
           std::string nm = inner_name;
-          if (static_cast<int>(nm.size()) + 2 > name_width) nm = nm.substr(0, name_width - 5) + "...";
+          if (static_cast<int>(nm.size()) + 2 > name_width)
+            nm = nm.substr(0, name_width - 5) + "...";
           rows.push_back({"  " + nm, std::to_string(s.calls),
                           five(s, static_cast<double>(it.stat.total)), no_gpu(), "-"});
         }
@@ -358,7 +369,8 @@ class Builder {
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
     t.add_column(10);
-    table_head(t, "Operator Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+    table_head(t, "Operator Summary",
+               {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
                 "GPU Total / Avg / Max / Min / Ratio(%)", "FLOPs"});
     for (const auto& r : rows) line(r.size() == 1 ? t.title(r[0]) : t.row(r));
     line(t.sep());
@@ -379,7 +391,8 @@ class Builder {
     const int name_width = 90;
     std::vector<std::vector<std::string>> rows;
     for (const auto& [n, it] : items) {
-      std::string nm = static_cast<int>(n.size()) > name_width ? n.substr(0, name_width - 3) + "..." : n;
+      std::string nm =
+          static_cast<int>(n.size()) > name_width ? n.substr(0, name_width - 3) + "..." : n;
       rows.push_back({nm, std::to_string(it.stat.calls), five(it.stat, all)});
     }
     Table t;
@@ -402,8 +415,8 @@ class Builder {
       std::vector<std::pair<std::string, OpItem>> items(map.begin(), map.end());
       sort_items(items);
       for (const auto& [n, it] : items) {
-        rows.push_back({n, std::to_string(it.stat.calls), five(it.stat, static_cast<double>(total_)),
-                        no_gpu()});
+        rows.push_back({n, std::to_string(it.stat.calls),
+                        five(it.stat, static_cast<double>(total_)), no_gpu()});
       }
     }
     int name_width = 0;
@@ -415,7 +428,8 @@ class Builder {
     t.add_column(width(rows, 1, 6));
     t.add_column(width(rows, 2, 40));
     t.add_column(width(rows, 3, 40));
-    table_head(t, "UserDefined Summary", {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
+    table_head(t, "UserDefined Summary",
+               {"Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
                 "GPU Total / Avg / Max / Min / Ratio(%)"});
     for (const auto& r : rows) line(r.size() == 1 ? t.title(r[0]) : t.row(r));
     line("");
@@ -434,14 +448,15 @@ class Builder {
       if (it == by_tid.end()) continue;
       const auto& idx = it->second;
       // The last event starting at or before ts, then up its parents to one containing ts.
-      auto pos = std::upper_bound(idx.begin(), idx.end(), me.ts_ns, [&](int64_t ts, size_t i) {
-        return ts < r_.events[i].start_ns;
-      });
+      auto pos = std::upper_bound(idx.begin(), idx.end(), me.ts_ns,
+                                  [&](int64_t ts, size_t i) { return ts < r_.events[i].start_ns; });
       if (pos == idx.begin()) continue;
       int e = static_cast<int>(*(pos - 1));
       while (e >= 0 && r_.events[e].end_ns < me.ts_ns) e = parent_[e];
-      while (e >= 0 && (r_.events[e].type == EventType::kKernel ||
-                        r_.events[e].type == EventType::kOperatorInner) && parent_[e] >= 0) {
+      while (e >= 0 &&
+             (r_.events[e].type == EventType::kKernel ||
+              r_.events[e].type == EventType::kOperatorInner) &&
+             parent_[e] >= 0) {
         e = parent_[e];
       }
       if (e >= 0) owner[m] = r_.events[e].name;
@@ -480,7 +495,8 @@ class Builder {
       for (const Group* group : groups) {
         std::vector<std::pair<std::string, MemItem>> sorted(group->begin(), group->end());
         std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-          return a.second.alloc_size - a.second.free_size > b.second.alloc_size - b.second.free_size;
+          return a.second.alloc_size - a.second.free_size >
+                 b.second.alloc_size - b.second.free_size;
         });
         for (const auto& [name, it] : sorted) {
           rows.push_back({name, group == &items ? "Allocated" : "Reserved",
@@ -497,8 +513,8 @@ class Builder {
       line(str("Peak Allocated Memory: ", peak_alloc[place]));
       line(str("Peak Reserved Memory: ", peak_reserved[place]));
       line(t.sep());
-      line(t.row({"Name", "Type", "Allocation Count", "Free Count", "Allocation Size",
-                  "Free Size", "Increased Size"}));
+      line(t.row({"Name", "Type", "Allocation Count", "Free Count", "Allocation Size", "Free Size",
+                  "Increased Size"}));
       line(t.sep());
       for (const auto& r : rows) line(t.row(r));
       line("");

@@ -342,8 +342,9 @@ Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const 
     if (!from_python || !e.matches(PyExc_ValueError)) throw;
     throw py::value_error(str(op,
                               ": argument 'data' expected a rectangular nested list (the lists "
-                              "of each level the same length), got a ragged ", type_name(data),
-                              ": ", e.value().attr("__str__")().cast<std::string>()));
+                              "of each level the same length), got a ragged ",
+                              type_name(data), ": ",
+                              e.value().attr("__str__")().cast<std::string>()));
   }
   const char kind = arr.attr("dtype").attr("kind").cast<std::string>()[0];
   if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'c') {

@@ -74,16 +74,17 @@ void bind_profiler(py::module_& m) {
           },
           py::arg("sorted_by") = 0, py::arg("op_detail") = true, py::arg("thread_sep") = false,
           py::arg("time_unit") = "ms")
-      .def("events",
-           [](const prof::ProfilerResult& r) {
-             py::list out;
-             for (const prof::HostEvent& e : r.events) {
-               out.append(py::make_tuple(e.name, std::string(prof::event_type_name(e.type)),
-                                         e.start_ns, e.end_ns, e.tid, args_dict(e.args)));
-             }
-             return out;
-           },
-           "(name, type, start_ns, end_ns, thread_id, args) per host event, by thread and start")
+      .def(
+          "events",
+          [](const prof::ProfilerResult& r) {
+            py::list out;
+            for (const prof::HostEvent& e : r.events) {
+              out.append(py::make_tuple(e.name, std::string(prof::event_type_name(e.type)),
+                                        e.start_ns, e.end_ns, e.tid, args_dict(e.args)));
+            }
+            return out;
+          },
+          "(name, type, start_ns, end_ns, thread_id, args) per host event, by thread and start")
       .def("mem_events",
            [](const prof::ProfilerResult& r) {
              py::list out;

@@ -32,9 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const skiff::DenseTensor& b = t2.dense();
     if (name != name2 || a.dtype() != b.dtype() || !(a.dims() == b.dims())) std::abort();
     if (a.nbytes() != b.nbytes()) std::abort();
-    if (a.nbytes() > 0 &&
-        std::memcmp(a.contiguous().raw_data(), b.contiguous().raw_data(),
-                    static_cast<size_t>(a.nbytes())) != 0) {
+    if (a.nbytes() > 0 && std::memcmp(a.contiguous().raw_data(), b.contiguous().raw_data(),
+                                      static_cast<size_t>(a.nbytes())) != 0) {
       std::abort();
     }
   }

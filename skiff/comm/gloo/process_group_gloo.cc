@@ -87,12 +87,17 @@ struct Contig {
 template <typename Fn>
 void with_element(DType dtype, Fn&& fn) {
   switch (dtype_size(dtype)) {
-    case 1: return fn(uint8_t{});
-    case 2: return fn(uint16_t{});
-    case 4: return fn(uint32_t{});
-    case 8: return fn(uint64_t{});
-    default: SKIFF_THROW(kTypeError, "ProcessGroupGloo", "dtype", "a 1, 2, 4 or 8 byte dtype",
-                         dtype_name(dtype));
+    case 1:
+      return fn(uint8_t{});
+    case 2:
+      return fn(uint16_t{});
+    case 4:
+      return fn(uint32_t{});
+    case 8:
+      return fn(uint64_t{});
+    default:
+      SKIFF_THROW(kTypeError, "ProcessGroupGloo", "dtype", "a 1, 2, 4 or 8 byte dtype",
+                  dtype_name(dtype));
   }
 }
 
@@ -106,11 +111,16 @@ void check_cpu(const DenseTensor& t, const char* op, const char* arg) {
 
 const char* reduce_op_name(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kSum: return "SUM";
-    case ReduceOp::kAvg: return "AVG";
-    case ReduceOp::kMax: return "MAX";
-    case ReduceOp::kMin: return "MIN";
-    case ReduceOp::kProd: return "PROD";
+    case ReduceOp::kSum:
+      return "SUM";
+    case ReduceOp::kAvg:
+      return "AVG";
+    case ReduceOp::kMax:
+      return "MAX";
+    case ReduceOp::kMin:
+      return "MIN";
+    case ReduceOp::kProd:
+      return "PROD";
   }
   return "?";
 }
@@ -199,8 +209,8 @@ ProcessGroupGloo::~ProcessGroupGloo() {
 }
 
 std::string ProcessGroupGloo::describe() const {
-  return str("ProcessGroupGloo(group '", name_, "', ranks ", list(ranks_), ", rank ",
-             ranks_[rank_], ")");
+  return str("ProcessGroupGloo(group '", name_, "', ranks ", list(ranks_), ", rank ", ranks_[rank_],
+             ")");
 }
 
 std::shared_ptr<Task> ProcessGroupGloo::enqueue(std::string op, std::function<void(uint32_t)> fn,
@@ -261,8 +271,8 @@ void ProcessGroupGloo::watchdog_loop() {
     auto since = Clock::time_point(Clock::duration(running_since_ns_.load()));
     if (Clock::now() - since < threshold) continue;
     try {
-      store_->set(str("at/", rank_), std::vector<uint8_t>(std::to_string(seq).begin(),
-                                                          std::to_string(seq).end()));
+      store_->set(str("at/", rank_),
+                  std::vector<uint8_t>(std::to_string(seq).begin(), std::to_string(seq).end()));
       posted_seq_ = seq;
     } catch (const std::exception&) {
       posted_seq_ = seq;  // the store is gone; the failing op will say so
@@ -297,8 +307,10 @@ std::exception_ptr ProcessGroupGloo::diagnose(const std::string& op, int64_t seq
       if (!arrived) missing.push_back(g);
     }
   } catch (const std::exception& e) {
-    store_note = str("; the store is unreachable too, so the rank hosting it (rank 0) is likely "
-                     "dead (", e.what(), ")");
+    store_note =
+        str("; the store is unreachable too, so the rank hosting it (rank 0) is likely "
+            "dead (",
+            e.what(), ")");
   }
   std::string got;
   if (!missing.empty()) {
@@ -318,8 +330,7 @@ std::exception_ptr ProcessGroupGloo::diagnose(const std::string& op, int64_t seq
   }
 }
 
-std::shared_ptr<Task> ProcessGroupGloo::all_reduce(DenseTensor tensor, ReduceOp op,
-                                                   bool sync_op) {
+std::shared_ptr<Task> ProcessGroupGloo::all_reduce(DenseTensor tensor, ReduceOp op, bool sync_op) {
   check_cpu(tensor, "all_reduce", "tensor");
   auto c = std::make_shared<Contig>(tensor);
   auto fn = reduce_function(tensor.dtype(), op);
@@ -329,9 +340,8 @@ std::shared_ptr<Task> ProcessGroupGloo::all_reduce(DenseTensor tensor, ReduceOp 
         size_t n = static_cast<size_t>(c->buf.numel());
         if (n > 0 && size() > 1) {
           gloo::AllreduceOptions opts(context_);
-          with_element(c->buf.dtype(), [&](auto v) {
-            opts.setOutput(static_cast<decltype(v)*>(c->data()), n);
-          });
+          with_element(c->buf.dtype(),
+                       [&](auto v) { opts.setOutput(static_cast<decltype(v)*>(c->data()), n); });
           opts.setReduceFunction(fn);
           opts.setTag(tag);
           opts.setTimeout(options_.timeout);
@@ -372,8 +382,8 @@ std::shared_ptr<Task> ProcessGroupGloo::all_gather(DenseTensor out, DenseTensor 
       sync_op);
 }
 
-std::shared_ptr<Task> ProcessGroupGloo::reduce_scatter(DenseTensor out, DenseTensor in,
-                                                       ReduceOp op, bool sync_op) {
+std::shared_ptr<Task> ProcessGroupGloo::reduce_scatter(DenseTensor out, DenseTensor in, ReduceOp op,
+                                                       bool sync_op) {
   check_cpu(out, "reduce_scatter", "tensor");
   check_cpu(in, "reduce_scatter", "tensor_list");
   SKIFF_ENFORCE(out.dtype() == in.dtype(), kTypeError, "reduce_scatter", "tensor_list",
@@ -424,9 +434,8 @@ std::shared_ptr<Task> ProcessGroupGloo::broadcast(DenseTensor tensor, int root, 
         size_t n = static_cast<size_t>(c->buf.numel());
         if (n > 0 && size() > 1) {
           gloo::BroadcastOptions opts(context_);
-          with_element(c->buf.dtype(), [&](auto v) {
-            opts.setOutput(static_cast<decltype(v)*>(c->data()), n);
-          });
+          with_element(c->buf.dtype(),
+                       [&](auto v) { opts.setOutput(static_cast<decltype(v)*>(c->data()), n); });
           opts.setRoot(root);
           opts.setTag(tag);
           opts.setTimeout(options_.timeout);
@@ -501,7 +510,8 @@ std::shared_ptr<Task> ProcessGroupGloo::scatter(DenseTensor out, DenseTensor in,
             using T = decltype(v);
             if (rank_ == root) {
               std::vector<T*> ptrs;
-              for (int r = 0; r < size(); ++r) ptrs.push_back(static_cast<T*>(src.raw_data()) + r * n);
+              for (int r = 0; r < size(); ++r)
+                ptrs.push_back(static_cast<T*>(src.raw_data()) + r * n);
               opts.setInputs(ptrs, n);
             }
             opts.setOutput(static_cast<T*>(c->data()), n);
@@ -649,22 +659,26 @@ std::shared_ptr<Task> ProcessGroupGloo::p2p(DenseTensor tensor, int peer, bool i
                     (static_cast<uint64_t>(dst) << 32) | index;
     if (bytes > 0) {
       buf = context_->createUnboundBuffer(c->data(), bytes);
-      if (is_send) buf->send(peer, slot);
-      else buf->recv(peer, slot);
+      if (is_send)
+        buf->send(peer, slot);
+      else
+        buf->recv(peer, slot);
     }
   }
   auto task = std::make_shared<Task>(op);
   task->set_waiter([this, c, buf, is_send, peer, op] {
     try {
       if (buf) {
-        if (is_send) buf->waitSend(options_.timeout);
-        else buf->waitRecv(options_.timeout);
+        if (is_send)
+          buf->waitSend(options_.timeout);
+        else
+          buf->waitRecv(options_.timeout);
       }
     } catch (const skiff::Error&) {
       throw;
     } catch (const std::exception& e) {
-      std::rethrow_exception(
-          diagnose(str(op, is_send ? " to rank " : " from rank ", ranks_[peer]), -1, e.what(), peer));
+      std::rethrow_exception(diagnose(str(op, is_send ? " to rank " : " from rank ", ranks_[peer]),
+                                      -1, e.what(), peer));
     }
     if (!is_send) c->finish();
   });

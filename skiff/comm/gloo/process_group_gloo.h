@@ -80,7 +80,7 @@ class ProcessGroupGloo : public ProcessGroup {
   int gid_;
   GlooOptions options_;
   std::shared_ptr<gloo::Context> context_;
-  int64_t seq_ = 0;                   // collectives issued (caller side)
+  int64_t seq_ = 0;                        // collectives issued (caller side)
   std::vector<uint32_t> sent_, received_;  // p2p messages per peer, in order
 
   std::mutex mu_;

@@ -34,15 +34,19 @@ ReduceFn reduce_function(ReduceOp op) {
     case ReduceOp::kAvg:
       return [](void* o, const void* a, const void* b, size_t n) {
         reduce_elements<T>(o, a, b, n, [](auto x, auto y) {
-          if constexpr (std::is_same_v<decltype(x), bool>) return x || y;
-          else return x + y;
+          if constexpr (std::is_same_v<decltype(x), bool>)
+            return x || y;
+          else
+            return x + y;
         });
       };
     case ReduceOp::kProd:
       return [](void* o, const void* a, const void* b, size_t n) {
         reduce_elements<T>(o, a, b, n, [](auto x, auto y) {
-          if constexpr (std::is_same_v<decltype(x), bool>) return x && y;
-          else return x * y;
+          if constexpr (std::is_same_v<decltype(x), bool>)
+            return x && y;
+          else
+            return x * y;
         });
       };
     case ReduceOp::kMax:
@@ -54,8 +58,7 @@ ReduceFn reduce_function(ReduceOp op) {
         reduce_elements<T>(o, a, b, n, [](auto x, auto y) { return y < x ? y : x; });
       };
   }
-  SKIFF_THROW(kInvalidArgument, "reduce", "op", "SUM, AVG, MAX, MIN or PROD",
-              static_cast<int>(op));
+  SKIFF_THROW(kInvalidArgument, "reduce", "op", "SUM, AVG, MAX, MIN or PROD", static_cast<int>(op));
 }
 
 inline ReduceFn reduce_function(DType dtype, ReduceOp op) {
@@ -71,7 +74,8 @@ inline void divide_elements(void* data, DType dtype, size_t n, int count) {
     } else {
       using C = compute_t<T>;
       auto* p = static_cast<T*>(data);
-      for (size_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<C>(p[i]) / static_cast<C>(count));
+      for (size_t i = 0; i < n; ++i)
+        p[i] = static_cast<T>(static_cast<C>(p[i]) / static_cast<C>(count));
     }
   });
 }

@@ -140,9 +140,8 @@ DistTensorType DistTensorType::get(IrContext* ctx, TensorType global, const Proc
                 kInvalidArgument, "dist tensor type", "placements",
                 str("one per mesh dim (", mesh.ndim(), ")"), placements.size());
   for (const Placement& p : placements) {
-    SKIFF_ENFORCE(!p.is_shard() || p.shard_dim() < global.rank(), kOutOfRange,
-                  "dist tensor type", "placements", str("shard dims in [0, ", global.rank(), ")"),
-                  p.shard_dim());
+    SKIFF_ENFORCE(!p.is_shard() || p.shard_dim() < global.rank(), kOutOfRange, "dist tensor type",
+                  "placements", str("shard dims in [0, ", global.rank(), ")"), p.shard_dim());
   }
   return DistTensorType(
       ctx->get_storage<DistStorage>(ctx->kind_of<DistTensorType>(), global, mesh, placements));

@@ -7,8 +7,9 @@
 //   template <class Run> static Result autograd(const Args&, Run&& run);
 //                                      run() runs the rest of the stack; records a grad node
 //   static void box_inputs(const Args&, TensorLists&);  box_attrs(const Args&, Attrs&);
-//   static void box_outputs(const Result&, TensorLists&);  static Result unbox_outputs(TensorLists&&);
-//   static const Tensor& input_handle(const Args&, size_t k, size_t i);
+//   static void box_outputs(const Result&, TensorLists&);  static Result
+//   unbox_outputs(TensorLists&&); static const Tensor& input_handle(const Args&, size_t k, size_t
+//   i);
 // With no mode but autograd and kernel, call<Op> inlines to the typed autograd step around the
 // typed kernel (what the generated code was before the stack); otherwise the whole stack runs.
 #pragma once
@@ -59,10 +60,9 @@ struct Steps {
     return Op::input_handle(args(c), k, i);
   }
 
-  static constexpr OpSteps kTable{Op::kName,     Op::kId,       Op::kInplace,
-                                  &kernel,       &autograd,     &box_inputs,
-                                  &box_attrs,    &box_outputs,  &unbox_outputs,
-                                  &input_handle};
+  static constexpr OpSteps kTable{Op::kName,      Op::kId,      Op::kInplace, &kernel,
+                                  &autograd,      &box_inputs,  &box_attrs,   &box_outputs,
+                                  &unbox_outputs, &input_handle};
 };
 
 // Out of line: the stack walk must not bloat the inlined fast path of every op.
@@ -78,7 +78,8 @@ template <class Op>
 
 template <class Op>
 inline typename Op::Result call(const typename Op::Args& args) {
-  if (!intercepted()) [[likely]] return Op::autograd(args, [&] { return Op::kernel(args); });
+  if (!intercepted()) [[likely]]
+    return Op::autograd(args, [&] { return Op::kernel(args); });
   return detail::call_modes<Op>(args);
 }
 

@@ -189,7 +189,8 @@ void run(OpCall& call) {
                 "outputs from some mode or the kernel", "a call every mode returned from without");
 }
 
-void check_outputs(const OpCall& call, const TensorLists& outs, std::initializer_list<bool> is_list) {
+void check_outputs(const OpCall& call, const TensorLists& outs,
+                   std::initializer_list<bool> is_list) {
   const std::string op(call.name());
   SKIFF_ENFORCE(outs.size() == is_list.size(), kInvalidArgument, op, "outputs",
                 str(is_list.size(), " outputs"), outs.size());

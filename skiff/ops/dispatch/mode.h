@@ -180,7 +180,8 @@ extern std::atomic<uint32_t> g_everywhere;
 /// Walks the whole stack (thread and process-wide modes, autograd, kernel) for `call`.
 void run(OpCall& call);
 /// Errors unless `outs` has one entry per output of `op`, one tensor for each non-list output.
-void check_outputs(const OpCall& call, const TensorLists& outs, std::initializer_list<bool> is_list);
+void check_outputs(const OpCall& call, const TensorLists& outs,
+                   std::initializer_list<bool> is_list);
 }  // namespace detail
 
 /// True when some mode besides autograd and kernel must see calls on this thread.

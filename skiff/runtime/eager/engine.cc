@@ -6,10 +6,10 @@
 #include <unordered_set>
 
 #include "skiff/ops/generated/api.h"
+#include "skiff/profiler/record_event.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/capture_state.h"
-#include "skiff/profiler/record_event.h"
 
 namespace skiff::autograd {
 
@@ -175,7 +175,8 @@ class GraphTask {
     {
       GradModeGuard mode(create_graph_);
       profiler::RecordEvent ev;  // each node is an Operator event, as Paddle's grad nodes are
-      if (profiler::is_enabled()) [[unlikely]] ev.begin(node->name(), profiler::EventType::kOperator);
+      if (profiler::is_enabled()) [[unlikely]]
+        ev.begin(node->name(), profiler::EventType::kOperator);
       input_grads = node->apply(grads);
     }
     if (!keep_graph_) node->release_saved();

@@ -20,8 +20,8 @@
 #include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/bridge_util.h"
 #include "skiff/ops/ir/op_bridge.h"
-#include "skiff/runtime/executor/storage_counts.h"
 #include "skiff/profiler/record_event.h"
+#include "skiff/runtime/executor/storage_counts.h"
 
 namespace skiff::executor {
 

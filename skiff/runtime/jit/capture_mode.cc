@@ -56,15 +56,14 @@ class CaptureMode final : public dispatch::Mode {
     const ops::InplaceInfo* info = ops::inplace_info(s.id);
     SKIFF_CHECK(info != nullptr);
     const std::string op(call.name());
-    dispatch::TensorLists results = op == s.name
-                                        ? capture_op(s.name, call.inputs(), call.attrs())
-                                        : call_op(s.name, call.inputs(), call.attrs());
+    dispatch::TensorLists results = op == s.name ? capture_op(s.name, call.inputs(), call.attrs())
+                                                 : call_op(s.name, call.inputs(), call.attrs());
     for (const auto& [in, out] : info->pairs) {
       const size_t k = tensor_arg_index(s, in);
       const size_t j = output_index(s, out);
       const size_t n = call.inputs()[k].size();
-      SKIFF_ENFORCE(results[j].size() == n, kInvalidArgument, op, in, str(results[j].size(), " tensors"),
-                    n);
+      SKIFF_ENFORCE(results[j].size() == n, kInvalidArgument, op, in,
+                    str(results[j].size(), " tensors"), n);
       std::vector<Tensor> written;
       written.reserve(n);
       for (size_t i = 0; i < n; ++i) {

@@ -114,9 +114,9 @@ ErrorCode code_of(const std::function<void()>& fn) {
 TEST(DimsTest, OverflowIsAnErrorNeverAWrappedCount) {
   constexpr int64_t k32 = int64_t{1} << 32, k40 = int64_t{1} << 40, k62 = int64_t{1} << 62;
   // Products that wrap to 0 or to a small count (the bugs: numel 0, or 4 elements allocated).
-  for (const Dims& d : {Dims{k32, k32}, Dims{k40, k40}, Dims{int64_t{1} << 31, int64_t{1} << 31,
-                                                             int64_t{1} << 31},
-                        Dims{k62 + 1, 4}}) {
+  for (const Dims& d :
+       {Dims{k32, k32}, Dims{k40, k40}, Dims{int64_t{1} << 31, int64_t{1} << 31, int64_t{1} << 31},
+        Dims{k62 + 1, 4}}) {
     EXPECT_EQ(code_of([&] { (void)d.numel(); }), ErrorCode::kInvalidArgument) << d;
     const std::string msg = error_of([&] { checked_numel(d, "ones"); });
     EXPECT_HAS(msg, "ones: argument 'shape'");
@@ -125,7 +125,9 @@ TEST(DimsTest, OverflowIsAnErrorNeverAWrappedCount) {
   }
   // A zero dim makes the count 0 whatever the others, but the strides must still fit.
   EXPECT_EQ((Dims{0, k40, k40}).numel(), 0);
-  EXPECT_EQ(code_of([] { checked_numel(Dims{0, k40, k40}, "zeros"); }),
+  EXPECT_EQ(code_of([] {
+              checked_numel(Dims{0, k40, k40}, "zeros");
+            }),
             ErrorCode::kInvalidArgument);
   EXPECT_EQ(code_of([] { contiguous_strides(Dims{2, k40, k40}); }), ErrorCode::kInvalidArgument);
   EXPECT_EQ(checked_numel(Dims{0, k40}, "zeros"), 0);
@@ -133,7 +135,9 @@ TEST(DimsTest, OverflowIsAnErrorNeverAWrappedCount) {
   // Counts that fit but bytes that no device has: ResourceExhausted (kOutOfMemory).
   const std::string msg = error_of([&] { checked_nbytes(Dims{k40, 1 << 20}, 8, "zeros"); });
   EXPECT_HAS(msg, "zeros: argument 'shape'");
-  EXPECT_EQ(code_of([&] { checked_nbytes(Dims{k40, 1 << 20}, 8, "zeros"); }),
+  EXPECT_EQ(code_of([&] {
+              checked_nbytes(Dims{k40, 1 << 20}, 8, "zeros");
+            }),
             ErrorCode::kOutOfMemory);
   EXPECT_EQ(checked_nbytes(Dims{3, 5}, 8, "zeros"), 120);
   EXPECT_HAS(error_of([] { checked_numel(Dims{3, -2}, "ones"); }), "non-negative dims");

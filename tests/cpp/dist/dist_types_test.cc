@@ -52,9 +52,13 @@ TEST(ProcessMeshTest, DefaultIdsAndNames) {
 }
 
 TEST(ProcessMeshTest, BadMeshesNameTheArgument) {
-  EXPECT_NE(error_of([] { ProcessMesh({2, 0}); }).find("(InvalidArgument) ProcessMesh: argument 'shape'"),
+  EXPECT_NE(error_of([] {
+              ProcessMesh({2, 0});
+            }).find("(InvalidArgument) ProcessMesh: argument 'shape'"),
             std::string::npos)
-      << error_of([] { ProcessMesh({2, 0}); });
+      << error_of([] {
+           ProcessMesh({2, 0});
+         });
   const std::string ids = error_of([] { ProcessMesh({2, 2}, {0, 1, 2}); });
   EXPECT_NE(ids.find("process_ids"), std::string::npos) << ids;
   EXPECT_NE(ids.find("4 ids"), std::string::npos) << ids;
@@ -97,12 +101,14 @@ TEST(PlacementTest, KindsAndPrintedForms) {
 }
 
 TEST(PlacementTest, ReduceTypeNamesRoundTripAndBadInputIsRefused) {
-  for (auto t : {ReduceType::kRedSum, ReduceType::kRedMax, ReduceType::kRedMin, ReduceType::kRedProd,
-                 ReduceType::kRedAvg, ReduceType::kRedAny, ReduceType::kRedAll}) {
+  for (auto t :
+       {ReduceType::kRedSum, ReduceType::kRedMax, ReduceType::kRedMin, ReduceType::kRedProd,
+        ReduceType::kRedAvg, ReduceType::kRedAny, ReduceType::kRedAll}) {
     EXPECT_EQ(parse_reduce_type(reduce_type_name(t)), t);
   }
   const std::string bad = error_of([] { parse_reduce_type("mean"); });
-  EXPECT_NE(bad.find("(InvalidArgument) Partial: argument 'reduce_type'"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("(InvalidArgument) Partial: argument 'reduce_type'"), std::string::npos)
+      << bad;
   EXPECT_NE(bad.find("'mean'"), std::string::npos) << bad;
   const std::string neg = error_of([] { Placement::shard(-1); });
   EXPECT_NE(neg.find("(InvalidArgument) Shard: argument 'dim'"), std::string::npos) << neg;

@@ -315,8 +315,8 @@ TEST_F(IrTest, DistTensorTypeWithNamedMeshAndPartialReductions) {
   // Bad meshes and reductions in the text are parse errors naming what is wrong.
   auto parse_error = [&](const std::string& type) {
     try {
-      Program::parse(&ctx, "builtin.module { %0 = builtin.parameter {name = \"w\"} : () -> " +
-                               type + " }");
+      Program::parse(
+          &ctx, "builtin.module { %0 = builtin.parameter {name = \"w\"} : () -> " + type + " }");
     } catch (const Error& e) {
       return std::string(e.what());
     }

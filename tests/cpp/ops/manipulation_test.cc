@@ -71,8 +71,7 @@ TEST(ManipulationViews, ViewOpsShareStorage) {
     expect_aliases(x, d::squeeze(x, L{}), 0);
     // expand/broadcast_to are copies, as in Paddle: writing the result never writes x.
     const DenseTensor src = iota({1, 3, 1});
-    for (const DenseTensor& e :
-         {d::expand(src, L{2, 3, 5}), d::broadcast_to(src, L{4, 3, 2})}) {
+    for (const DenseTensor& e : {d::expand(src, L{2, 3, 5}), d::broadcast_to(src, L{4, 3, 2})}) {
       EXPECT_FALSE(e.shares_storage_with(src));
       EXPECT_TRUE(e.is_contiguous());
       const double first = to_doubles(src)[0];

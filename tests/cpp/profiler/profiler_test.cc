@@ -67,9 +67,15 @@ void check_trace(const json::Value& doc) {
 
 TEST(RecordEvent, DisabledRecordsNothing) {
   EXPECT_FALSE(is_enabled());
-  { RecordEvent ev("before"); EXPECT_FALSE(ev.active()); }
+  {
+    RecordEvent ev("before");
+    EXPECT_FALSE(ev.active());
+  }
   start_session({});
-  { RecordEvent ev("during"); EXPECT_TRUE(ev.active()); }
+  {
+    RecordEvent ev("during");
+    EXPECT_TRUE(ev.active());
+  }
   ProfilerResult r = stop_session();
   EXPECT_EQ(find(r, "before"), nullptr);
   EXPECT_NE(find(r, "during"), nullptr);
@@ -134,15 +140,19 @@ TEST(Profiler, SummaryTablesCountCallsAndKernels) {
     note_kernel(8, "cast_cpu<float32>");  // another op's selection is not this op's kernel
     spin_us(20);
   }
-  { RecordEvent ev("my range"); spin_us(5); }
+  {
+    RecordEvent ev("my range");
+    spin_us(5);
+  }
   ProfilerResult r = p.stop();
   const HostEvent* k = find(r, "matmul_cpu<float32>");
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->type, EventType::kKernel);
   EXPECT_EQ(find(r, "cast_cpu<float32>"), nullptr);
   const std::string s = r.summary();
-  for (const char* title : {"Device Summary", "Overview Summary", "Operator Summary",
-                            "Kernel Summary", "UserDefined Summary", "Thread: All threads merged"}) {
+  for (const char* title :
+       {"Device Summary", "Overview Summary", "Operator Summary", "Kernel Summary",
+        "UserDefined Summary", "Thread: All threads merged"}) {
     EXPECT_NE(s.find(title), std::string::npos) << title << "\n" << s;
   }
   // "matmul", 3 calls, with its kernel under it (op_detail).
@@ -199,8 +209,8 @@ TEST(Profiler, SaveIsAtomicAndLoadNamesTheFile) {
   p.start();
   { RecordEvent ev("x"); }
   ProfilerResult r = p.stop();
-  const std::string path = testing::TempDir() + "/skiff_profiler_test_" +
-                           std::to_string(::getpid()) + ".json";
+  const std::string path =
+      testing::TempDir() + "/skiff_profiler_test_" + std::to_string(::getpid()) + ".json";
   r.save(path);
   EXPECT_EQ(ProfilerResult::load(path).events.size(), r.events.size());
   {

@@ -156,8 +156,7 @@ TEST(DispatchModesTest, AModeAboveAutogradThatHandlesTheCallRecordsNothing) {
     y = exp(x);
   }
   EXPECT_EQ(values(y), (std::vector<double>{7, 7}));
-  EXPECT_EQ(autograd::autograd_meta(y) ? autograd::autograd_meta(y)->grad_node : nullptr,
-            nullptr);
+  EXPECT_EQ(autograd::autograd_meta(y) ? autograd::autograd_meta(y)->grad_node : nullptr, nullptr);
 }
 
 TEST(DispatchModesTest, InplaceCallsAreSeenAsSuch) {
@@ -222,8 +221,7 @@ TEST(DispatchModesTest, CaptureIsAModeOnTheCapturingThread) {
   CountingMode counter("counter", dispatch::order::kProfile);
   jit::CaptureScope scope(jit::default_context(), jit::CaptureScope::Activation::kLater);
   scope.activate();
-  EXPECT_EQ(dispatch::active_modes(),
-            (std::vector<std::string>{"capture", "autograd", "kernel"}));
+  EXPECT_EQ(dispatch::active_modes(), (std::vector<std::string>{"capture", "autograd", "kernel"}));
   {
     jit::CaptureSuspension eager;
     EXPECT_EQ(dispatch::active_modes(), (std::vector<std::string>{"autograd", "kernel"}));

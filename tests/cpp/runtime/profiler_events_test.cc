@@ -83,9 +83,8 @@ TEST(ProfilerEvents, GradNodesRunInsideTheBackwardRange) {
 }
 
 TEST(ProfilerEvents, StaticRunsRecordInstructionsKernelsAndPasses) {
-  jit::StaticFunction fn([](const std::vector<Tensor>& in) {
-    return std::vector<Tensor>{relu(add(in[0], in[0]))};
-  });
+  jit::StaticFunction fn(
+      [](const std::vector<Tensor>& in) { return std::vector<Tensor>{relu(add(in[0], in[0]))}; });
   Tensor x = full({2, 3}, -1.0, DType::kFloat32);
   profiler::Profiler p({.profile_memory = true});
   p.start();
@@ -106,8 +105,8 @@ TEST(ProfilerEvents, StaticRunsRecordInstructionsKernelsAndPasses) {
   bool kernel_nested = false;
   for (const auto* k : of_type(r, EventType::kKernel)) {
     for (const auto* op : of_type(r, EventType::kOperator)) {
-      kernel_nested = kernel_nested || (k->name == "relu_cpu<float32>" && op->name == "relu" &&
-                                        inside(*k, *op));
+      kernel_nested = kernel_nested ||
+                      (k->name == "relu_cpu<float32>" && op->name == "relu" && inside(*k, *op));
     }
   }
   EXPECT_TRUE(kernel_nested);
