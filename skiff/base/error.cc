@@ -4,12 +4,15 @@
 
 namespace skiff {
 
+// Paddle's error classes (paddle/common/errors.h), so a message reads as Paddle's does:
+// "(InvalidArgument) matmul: argument 'y' expected ...". Code that matches on the class keeps
+// working; the Python binding raises the exception Paddle raises for the class.
 const char* error_code_name(ErrorCode code) {
   switch (code) {
     case ErrorCode::kInvalidArgument:
       return "InvalidArgument";
     case ErrorCode::kTypeError:
-      return "TypeError";
+      return "InvalidType";
     case ErrorCode::kOutOfRange:
       return "OutOfRange";
     case ErrorCode::kNotFound:
@@ -17,20 +20,21 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kUnimplemented:
       return "Unimplemented";
     case ErrorCode::kOutOfMemory:
-      return "OutOfMemory";
+      return "ResourceExhausted";
     case ErrorCode::kPrecondition:
-      return "Precondition";
+      return "PreconditionNotMet";
     case ErrorCode::kInternal:
-      return "Internal";
+      return "Fatal";
     case ErrorCode::kIOError:
-      return "IOError";
+      return "Unavailable";
   }
-  return "Unknown";
+  return "Fatal";
 }
 
 namespace {
 std::string format_message(const ErrorInfo& info) {
-  std::string msg = info.op.empty() ? std::string("skiff") : info.op;
+  std::string msg = str("(", error_code_name(info.code), ") ");
+  msg += info.op.empty() ? std::string("skiff") : info.op;
   msg += ": ";
   if (!info.arg.empty()) msg += "argument '" + info.arg + "' ";
   if (!info.expected.empty()) msg += "expected " + info.expected;

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _C
 from . import group as _group
+from .. import _errors
 
 __all__ = ["ReduceOp", "all_reduce", "all_gather", "all_gather_object", "broadcast",
            "broadcast_object_list", "reduce", "scatter", "scatter_object_list", "gather",
@@ -31,36 +32,36 @@ _TO_C = {ReduceOp.SUM: 0, ReduceOp.AVG: 1, ReduceOp.MAX: 2, ReduceOp.MIN: 3, Red
 
 def _op(op, what):
     if isinstance(op, bool) or op not in _TO_C:
-        raise ValueError(f"(InvalidArgument) {what}: argument 'op' expected ReduceOp.SUM, MAX, "
-                         f"MIN, PROD or AVG, got {op!r}")
+        raise _errors.InvalidArgument(f"{what}: argument 'op' expected ReduceOp.SUM, MAX, "
+                                      f"MIN, PROD or AVG, got {op!r}")
     return _TO_C[op]
 
 
 def _resolve(group, what):
     g = _group._global_group() if group is None else group
     if not isinstance(g, _group.Group):
-        raise TypeError(f"(InvalidArgument) {what}: argument 'group' expected a Group from "
-                        f"new_group or None, got {type(group).__name__}")
+        raise _errors.InvalidType(f"{what}: argument 'group' expected a Group from "
+                                  f"new_group or None, got {type(group).__name__}")
     if g.is_member() and g.process_group is None:
-        raise RuntimeError(f"(PreconditionNotMet) {what}: group {g.id} was destroyed")
+        raise _errors.PreconditionNotMet(f"{what}: group {g.id} was destroyed")
     return g
 
 
 def _local(g, rank, arg, what):
     if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)):
-        raise TypeError(f"(InvalidArgument) {what}: argument '{arg}' expected an int rank, got "
-                        f"{type(rank).__name__}")
+        raise _errors.InvalidType(f"{what}: argument '{arg}' expected an int rank, got "
+                                  f"{type(rank).__name__}")
     r = g.get_group_rank(int(rank))
     if r < 0:
-        raise ValueError(f"(InvalidArgument) {what}: argument '{arg}' expected a rank of the "
-                         f"group {g.ranks}, got {rank}")
+        raise _errors.InvalidArgument(f"{what}: argument '{arg}' expected a rank of the "
+                                      f"group {g.ranks}, got {rank}")
     return r
 
 
 def _check_tensor(t, arg, what):
     if not isinstance(t, _C.Tensor):
-        raise TypeError(f"(InvalidArgument) {what}: argument '{arg}' expected a Tensor, got "
-                        f"{type(t).__name__}")
+        raise _errors.InvalidType(f"{what}: argument '{arg}' expected a Tensor, got "
+                                  f"{type(t).__name__}")
 
 
 def _done(g, task, sync_op):
@@ -72,8 +73,8 @@ def _done(g, task, sync_op):
 def _stacked(tensors, arg, what):
     import skiff
     if not isinstance(tensors, (list, tuple)) or not tensors:
-        raise TypeError(f"(InvalidArgument) {what}: argument '{arg}' expected a non-empty list "
-                        f"of Tensors, got {tensors!r}")
+        raise _errors.InvalidType(f"{what}: argument '{arg}' expected a non-empty list "
+                                  f"of Tensors, got {tensors!r}")
     for i, t in enumerate(tensors):
         _check_tensor(t, f"{arg}[{i}]", what)
     return skiff.stack(list(tensors))
@@ -95,8 +96,8 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
 def all_gather(tensor_list, tensor, group=None, sync_op=True):
     _check_tensor(tensor, "tensor", "all_gather")
     if not isinstance(tensor_list, list):
-        raise TypeError(f"(InvalidArgument) all_gather: argument 'tensor_list' expected a list, "
-                        f"got {type(tensor_list).__name__}")
+        raise _errors.InvalidType(f"all_gather: argument 'tensor_list' expected a list, "
+                                  f"got {type(tensor_list).__name__}")
     g = _resolve(group, "all_gather")
     if not g.is_member():
         return None
@@ -111,8 +112,8 @@ def all_gather_object(object_list, obj, group=None):
     """Gathers any picklable object from every rank (the peers are this job's own processes)."""
     import skiff
     if not isinstance(object_list, list):
-        raise TypeError(f"(InvalidArgument) all_gather_object: argument 'object_list' expected "
-                        f"a list, got {type(object_list).__name__}")
+        raise _errors.InvalidType(f"all_gather_object: argument 'object_list' expected "
+                                  f"a list, got {type(object_list).__name__}")
     g = _resolve(group, "all_gather_object")
     if not g.is_member():
         return
@@ -171,8 +172,9 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
     if g.rank == root:
         stacked = _stacked(tensor_list, "tensor_list", "scatter")
         if len(tensor_list) != g.nranks:
-            raise ValueError(f"(InvalidArgument) scatter: argument 'tensor_list' expected "
-                             f"{g.nranks} tensors (one per rank), got {len(tensor_list)}")
+            raise _errors.InvalidArgument(
+                f"scatter: argument 'tensor_list' expected "
+                f"{g.nranks} tensors (one per rank), got {len(tensor_list)}")
     return _done(g, g.process_group.scatter(tensor, stacked, root, sync_op), sync_op)
 
 
@@ -195,8 +197,8 @@ def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
     out = None
     if g.rank == root:
         if not isinstance(gather_list, list):
-            raise TypeError(f"(InvalidArgument) gather: argument 'gather_list' expected a list "
-                            f"on the destination rank, got {type(gather_list).__name__}")
+            raise _errors.InvalidType(f"gather: argument 'gather_list' expected a list "
+                                      f"on the destination rank, got {type(gather_list).__name__}")
         out = _empty([g.nranks] + list(tensor.shape), tensor.dtype)
     task = g.process_group.gather(out, tensor, root, sync_op)
     if out is not None:
@@ -215,8 +217,9 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
     else:
         stacked = _stacked(tensor_list, "tensor_list", "reduce_scatter")
         if len(tensor_list) != g.nranks:
-            raise ValueError(f"(InvalidArgument) reduce_scatter: argument 'tensor_list' expected "
-                             f"{g.nranks} tensors (one per rank), got {len(tensor_list)}")
+            raise _errors.InvalidArgument(
+                f"reduce_scatter: argument 'tensor_list' expected "
+                f"{g.nranks} tensors (one per rank), got {len(tensor_list)}")
     task = g.process_group.reduce_scatter(tensor, stacked, _op(op, "reduce_scatter"), sync_op)
     return _done(g, task, sync_op)
 
@@ -227,11 +230,12 @@ def alltoall(in_tensor_list, out_tensor_list, group=None, sync_op=True):
         return None
     stacked = _stacked(in_tensor_list, "in_tensor_list", "alltoall")
     if len(in_tensor_list) != g.nranks:
-        raise ValueError(f"(InvalidArgument) alltoall: argument 'in_tensor_list' expected "
-                         f"{g.nranks} tensors (one per rank), got {len(in_tensor_list)}")
+        raise _errors.InvalidArgument(
+            f"alltoall: argument 'in_tensor_list' expected "
+            f"{g.nranks} tensors (one per rank), got {len(in_tensor_list)}")
     if not isinstance(out_tensor_list, list):
-        raise TypeError(f"(InvalidArgument) alltoall: argument 'out_tensor_list' expected a "
-                        f"list, got {type(out_tensor_list).__name__}")
+        raise _errors.InvalidType(f"alltoall: argument 'out_tensor_list' expected a "
+                                  f"list, got {type(out_tensor_list).__name__}")
     out = _empty(stacked.shape, stacked.dtype)
     task = g.process_group.all_to_all(out, stacked, [], [], sync_op)
     out_tensor_list.clear()
@@ -251,8 +255,9 @@ def alltoall_single(in_tensor, out_tensor, in_split_sizes=None, out_split_sizes=
         def counts(t, sizes, arg):
             sizes = list(sizes) if sizes else [t.shape[0] // g.nranks] * g.nranks
             if len(sizes) != g.nranks or sum(sizes) != (t.shape[0] if t.shape else 1):
-                raise ValueError(f"(InvalidArgument) alltoall_single: argument '{arg}' expected "
-                                 f"{g.nranks} sizes adding up to dim 0 ({t.shape[0]}), got {sizes}")
+                raise _errors.InvalidArgument(
+                    f"alltoall_single: argument '{arg}' expected "
+                    f"{g.nranks} sizes adding up to dim 0 ({t.shape[0]}), got {sizes}")
             row = int(np.prod(t.shape[1:])) if len(t.shape) > 1 else 1
             return [int(s) * row for s in sizes]
         in_counts = counts(in_tensor, in_split_sizes, "in_split_sizes")
@@ -283,8 +288,9 @@ def isend(tensor, dst, group=None):
 
 def irecv(tensor, src=None, group=None):
     if src is None:
-        raise ValueError("(InvalidArgument) irecv: argument 'src' expected a rank (receiving "
-                         "from any source is not supported by the gloo backend), got None")
+        raise _errors.InvalidArgument(
+            "irecv: argument 'src' expected a rank (receiving "
+            "from any source is not supported by the gloo backend), got None")
     return recv(tensor, src, group, sync_op=False)
 
 

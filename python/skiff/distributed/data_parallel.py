@@ -20,6 +20,7 @@ import contextlib
 from .. import _C
 from . import group as _group
 from .collective import ReduceOp, _TO_C
+from .. import _errors
 
 __all__ = ["DataParallel"]
 
@@ -61,8 +62,8 @@ class DataParallel(_layer_base()):
         for name, size in (("comm_buffer_size", comm_buffer_size),
                            ("last_comm_buffer_size", last_comm_buffer_size)):
             if not isinstance(size, (int, float)) or size <= 0:
-                raise ValueError(f"(InvalidArgument) DataParallel: argument '{name}' expected a "
-                                 f"positive size in MB, got {size!r}")
+                raise _errors.InvalidArgument(f"DataParallel: argument '{name}' expected a "
+                                              f"positive size in MB, got {size!r}")
         g = _group._global_group() if group is None else group
         self._g = g
         self._nranks = g.nranks if g.is_member() else 1
@@ -175,8 +176,9 @@ class DataParallel(_layer_base()):
                 bucket.reset()
             self._next_launch = 0
             names = ", ".join(getattr(p, "name", "?") for _, _, p in unused[:8])
-            raise RuntimeError(
-                f"(PreconditionNotMet) DataParallel: expected every trainable parameter to get "
+            raise _errors.PreconditionNotMet(
+                
+                f"DataParallel: expected every trainable parameter to get "
                 f"a gradient in backward, got none for {len(unused)} parameter(s) ({names}); "
                 f"pass find_unused_parameters=True to DataParallel when the forward does not "
                 f"use every parameter")

@@ -4,6 +4,7 @@ master (the store's host) comes from MASTER_ADDR/MASTER_PORT, else PADDLE_MASTER
 first of PADDLE_TRAINER_ENDPOINTS, else SLURM's launch node."""
 import os
 import socket
+from .. import _errors
 
 __all__ = ["ParallelEnv"]
 
@@ -17,8 +18,9 @@ def _int_env(*names):
             try:
                 return int(v)
             except ValueError:
-                raise ValueError(
-                    f"(InvalidArgument) init_parallel_env: environment variable {n} expected an "
+                raise _errors.InvalidArgument(
+                    
+                    f"init_parallel_env: environment variable {n} expected an "
                     f"integer, got {v!r}") from None
     return None
 
@@ -26,8 +28,8 @@ def _int_env(*names):
 def _split_endpoint(ep, what):
     host, sep, port = ep.strip().rpartition(":")
     if not sep or not host or not port.isdigit():
-        raise ValueError(f"(InvalidArgument) init_parallel_env: {what} expected 'host:port', "
-                         f"got {ep!r}")
+        raise _errors.InvalidArgument(f"init_parallel_env: {what} expected 'host:port', "
+                                      f"got {ep!r}")
     return host, int(port)
 
 
@@ -55,8 +57,9 @@ def detect():
     rank = 0 if rank is None else rank
     world = 1 if world is None else world
     if world < 1 or not 0 <= rank < world:
-        raise ValueError(f"(InvalidArgument) init_parallel_env: expected 0 <= rank < world size "
-                         f"from the {source} environment, got rank {rank}, world size {world}")
+        raise _errors.InvalidArgument(
+            f"init_parallel_env: expected 0 <= rank < world size "
+            f"from the {source} environment, got rank {rank}, world size {world}")
     local = rank if local is None else local
 
     endpoints = [x for x in e.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if x]
@@ -72,8 +75,9 @@ def detect():
             port = 20000 + int(e["SLURM_JOB_ID"]) % 20000
     if not addr:
         if world > 1:
-            raise ValueError(
-                f"(InvalidArgument) init_parallel_env: expected MASTER_ADDR/MASTER_PORT (or "
+            raise _errors.InvalidArgument(
+                
+                f"init_parallel_env: expected MASTER_ADDR/MASTER_PORT (or "
                 f"PADDLE_MASTER / PADDLE_TRAINER_ENDPOINTS) for {world} ranks from the {source} "
                 f"environment, got none")
         addr = "127.0.0.1"

@@ -8,6 +8,7 @@ import os
 
 from .. import _C
 from . import env as _env
+from .. import _errors
 
 __all__ = ["Group", "init_parallel_env", "is_initialized", "new_group", "get_group",
            "destroy_process_group", "get_rank", "get_world_size", "get_backend", "is_available"]
@@ -86,8 +87,8 @@ def _seconds(timeout, what):
     if isinstance(timeout, datetime.timedelta):
         timeout = timeout.total_seconds()
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
-        raise ValueError(f"(InvalidArgument) {what}: argument 'timeout' expected a positive "
-                         f"number of seconds or a datetime.timedelta, got {timeout!r}")
+        raise _errors.InvalidArgument(f"{what}: argument 'timeout' expected a positive "
+                                      f"number of seconds or a datetime.timedelta, got {timeout!r}")
     return float(timeout)
 
 
@@ -106,8 +107,9 @@ def is_initialized():
 
 def _require_init(what):
     if _state.global_group is None:
-        raise RuntimeError(f"(PreconditionNotMet) {what}: expected an initialized parallel "
-                           f"environment (call paddle.distributed.init_parallel_env() first)")
+        raise _errors.PreconditionNotMet(
+            f"{what}: expected an initialized parallel "
+            f"environment (call paddle.distributed.init_parallel_env() first)")
 
 
 def init_parallel_env():
@@ -145,13 +147,13 @@ def new_group(ranks=None, backend=None, timeout=None, nccl_comm_init_option=0):
     calls it; members get a working group, the others a Group with rank -1."""
     _require_init("new_group")
     if backend not in (None, "gloo"):
-        raise ValueError(f"(InvalidArgument) new_group: argument 'backend' expected 'gloo' or "
-                         f"None on CPU, got {backend!r}")
+        raise _errors.InvalidArgument(f"new_group: argument 'backend' expected 'gloo' or "
+                                      f"None on CPU, got {backend!r}")
     ranks = list(range(_state.world_size)) if ranks is None else [int(r) for r in ranks]
     bad = [r for r in ranks if not 0 <= r < _state.world_size]
     if not ranks or bad or len(set(ranks)) != len(ranks):
-        raise ValueError(f"(InvalidArgument) new_group: argument 'ranks' expected distinct "
-                         f"ranks in [0, {_state.world_size}), got {ranks}")
+        raise _errors.InvalidArgument(f"new_group: argument 'ranks' expected distinct "
+                                      f"ranks in [0, {_state.world_size}), got {ranks}")
     seconds = _state.timeout if timeout is None else _seconds(timeout, "new_group")
     gid = _state.next_gid
     _state.next_gid += 1

@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from .progressbar import ProgressBar
+from .. import _errors
 
 __all__ = ["Callback", "ProgBarLogger", "ModelCheckpoint", "VisualDL", "LRScheduler",
            "EarlyStopping", "ReduceLROnPlateau"]
@@ -44,8 +45,9 @@ def config_callbacks(callbacks=None, model=None, batch_size=None, epochs=None, s
     cbks = list(cbks) if isinstance(cbks, (list, tuple)) else [cbks]
     for c in cbks:
         if not isinstance(c, Callback):
-            raise TypeError(f"Model: argument 'callbacks' expected paddle.callbacks.Callback "
-                            f"instances, got {type(c).__name__}")
+            raise _errors.InvalidType(
+                f"Model: argument 'callbacks' expected paddle.callbacks.Callback "
+                f"instances, got {type(c).__name__}")
     if verbose and not any(isinstance(k, ProgBarLogger) for k in cbks):
         cbks = [ProgBarLogger(log_freq, verbose=verbose)] + cbks
     if not any(isinstance(k, ModelCheckpoint) for k in cbks):
@@ -90,7 +92,8 @@ class CallbackList:
     @staticmethod
     def _check_mode(mode):
         if mode not in ("train", "eval", "predict"):
-            raise ValueError(f"callbacks: mode should be train, eval or predict, got {mode!r}")
+            raise _errors.InvalidArgument(
+                f"callbacks: mode should be train, eval or predict, got {mode!r}")
 
     def on_begin(self, mode, logs=None):
         self._check_mode(mode)
@@ -347,7 +350,7 @@ class LRScheduler(Callback):
     def __init__(self, by_step=True, by_epoch=False):
         super().__init__()
         if by_step and by_epoch:
-            raise ValueError("by_step option is mutually exclusive with by_epoch")
+            raise _errors.InvalidArgument("by_step option is mutually exclusive with by_epoch")
         self.by_step = by_step
         self.by_epoch = by_epoch
 
@@ -436,7 +439,7 @@ class ReduceLROnPlateau(Callback):
         super().__init__()
         self.monitor = monitor
         if factor >= 1.0:
-            raise ValueError("ReduceLROnPlateau does not support a factor >= 1.0.")
+            raise _errors.InvalidArgument("ReduceLROnPlateau does not support a factor >= 1.0.")
         self.factor = factor
         self.min_lr = min_lr
         self.min_delta = min_delta

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from .callbacks import config_callbacks
+from .. import _errors
 
 __all__ = ["Model"]
 
@@ -69,8 +70,8 @@ class Model:
     def __init__(self, network, inputs=None, labels=None):
         from ..nn import Layer
         if not isinstance(network, Layer):
-            raise TypeError(f"Model: argument 'network' expected a paddle.nn.Layer, got "
-                            f"{type(network).__name__}")
+            raise _errors.InvalidType(f"Model: argument 'network' expected a paddle.nn.Layer, got "
+                                      f"{type(network).__name__}")
         self.mode = "train"
         self.network = network
         self._loss = None
@@ -99,23 +100,27 @@ class Model:
             return []
         if isinstance(specs, dict):
             if not is_input:
-                raise TypeError("Model: argument 'labels' expected a list of InputSpec, got a "
-                                "dict")
+                raise _errors.InvalidType(
+                    "Model: argument 'labels' expected a list of InputSpec, got a "
+                    "dict")
             names = _forward_arg_names(self.network)
             missing = [n for n in names if n not in specs]
             if missing:
-                raise ValueError(f"Model: argument 'inputs' (a dict) lacks forward arguments "
-                                 f"{missing}")
+                raise _errors.InvalidArgument(
+                    f"Model: argument 'inputs' (a dict) lacks forward arguments "
+                    f"{missing}")
             specs = [specs[n] for n in names]
         out = _to_list(specs)
         for i, spec in enumerate(out):
             if not isinstance(spec, InputSpec):
                 what = "inputs" if is_input else "labels"
-                raise TypeError(f"Model: argument '{what}' expected paddle.static.InputSpec "
-                                f"elements, got {type(spec).__name__} at index {i}")
+                raise _errors.InvalidType(
+                    f"Model: argument '{what}' expected paddle.static.InputSpec "
+                    f"elements, got {type(spec).__name__} at index {i}")
             if spec.name is None:
-                raise ValueError(f"Requires Input[{i}].name != None, but receive `None` with "
-                                 f"{spec}.")
+                raise _errors.InvalidArgument(
+                    f"Requires Input[{i}].name != None, but receive `None` with "
+                    f"{spec}.")
         return out
 
     def _static_enabled(self):
@@ -129,17 +134,18 @@ class Model:
         from ..nn import Layer
         from ..optimizer import Optimizer
         if optimizer is not None and not isinstance(optimizer, Optimizer):
-            raise TypeError(f"Model.prepare: argument 'optimizer' expected a "
-                            f"paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
+            raise _errors.InvalidType(f"Model.prepare: argument 'optimizer' expected a "
+                                      f"paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
-            raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable "
-                            "function.")
+            raise _errors.InvalidType(
+                "'loss' must be sub classes of `paddle.nn.Layer` or any callable "
+                "function.")
         self._optimizer = optimizer
         self._loss = loss
         metrics = _to_list(metrics)
         for m in metrics:
             if not isinstance(m, Metric):
-                raise TypeError(f"{m.__class__.__name__} is not sub class of Metric")
+                raise _errors.InvalidType(f"{m.__class__.__name__} is not sub class of Metric")
         self._metrics = metrics
         self._prepare_amp(amp_configs)
         self._static_steps = {}
@@ -151,15 +157,18 @@ class Model:
         elif isinstance(amp_configs, dict):
             level = amp_configs.get("level", "O1")
         elif amp_configs is not None:
-            raise TypeError(f"Model.prepare: argument 'amp_configs' expected None, a str or a "
-                            f"dict, got {type(amp_configs).__name__}")
+            raise _errors.InvalidType(
+                f"Model.prepare: argument 'amp_configs' expected None, a str or a "
+                f"dict, got {type(amp_configs).__name__}")
         if level not in ("O0", "O1", "O2"):
-            raise ValueError(f"Model.prepare: amp level should be 'O0', 'O1' or 'O2', got "
-                             f"{level!r}")
+            raise _errors.InvalidArgument(
+                f"Model.prepare: amp level should be 'O0', 'O1' or 'O2', got "
+                f"{level!r}")
         if level != "O0":
             amp = self._amp_module()
             if amp is None:
-                raise NotImplementedError(
+                raise _errors.Unimplemented(
+                    
                     f"Model.prepare: amp_configs level {level!r} needs paddle.amp, which this "
                     f"build does not have; use amp_configs=None (float32)")
         self._amp_level = level
@@ -230,8 +239,9 @@ class Model:
     def train_batch(self, inputs, labels=None, update=True):
         """One optimization step on a batch; returns [loss arrays] (and metric values)."""
         if self._optimizer is None or self._loss is None:
-            raise RuntimeError("model not ready, please call `model.prepare()` first (with an "
-                               "optimizer and a loss)")
+            raise _errors.PreconditionNotMet(
+                "model not ready, please call `model.prepare()` first (with an "
+                "optimizer and a loss)")
         self.network.train()
         self.mode = "train"
         inputs = [_to_tensor(x) for x in _to_list(inputs)]
@@ -289,8 +299,9 @@ class Model:
         training=False: an inference model through paddle.jit.save (`path.pdmodel` +
         `path.pdiparams`), for the InputSpecs given or the shapes last seen."""
         if not isinstance(path, str) or not path or os.path.basename(path) == "":
-            raise ValueError(f"Model.save: argument 'path' expected 'dirname/filename_prefix', "
-                             f"got {path!r}")
+            raise _errors.InvalidArgument(
+                f"Model.save: argument 'path' expected 'dirname/filename_prefix', "
+                f"got {path!r}")
         from .. import save
         d = os.path.dirname(path)
         if d:
@@ -312,10 +323,11 @@ class Model:
         specs = self._inputs
         if not self._user_inputs:
             if self._input_info is None:
-                raise RuntimeError("Model.save(training=False): 'inputs' was not given to "
-                                   "paddle.Model and no batch has run yet, so the input shapes "
-                                   "are unknown; pass inputs=[InputSpec(...)] or run "
-                                   "predict_batch/fit first")
+                raise _errors.PreconditionNotMet(
+                    "Model.save(training=False): 'inputs' was not given to "
+                    "paddle.Model and no batch has run yet, so the input shapes "
+                    "are unknown; pass inputs=[InputSpec(...)] or run "
+                    "predict_batch/fit first")
             shapes, dtypes = self._input_info
             names = [s.name for s in self._inputs]
             specs = [InputSpec([None] + s[1:], dt, name=n)
@@ -336,18 +348,19 @@ class Model:
         if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
             base = path  # a dot inside the prefix itself
         if not os.path.exists(base + ".pdparams"):
-            raise ValueError(f"Model.load: failed to load parameters, no file "
-                             f"{base + '.pdparams'!r}")
+            raise _errors.InvalidArgument(f"Model.load: failed to load parameters, no file "
+                                          f"{base + '.pdparams'!r}")
         state = load(base + ".pdparams")
         matched = {}
         for key, param in self.network.state_dict().items():
             try:
                 if key not in state:
-                    raise ValueError(f"{key} is not found in the providing file.")
+                    raise _errors.InvalidArgument(f"{key} is not found in the providing file.")
                 shape = list(np.shape(state[key]))
                 if shape != list(param.shape):
-                    raise ValueError(f"{key} receives a shape {shape}, but the expected shape "
-                                     f"is {list(param.shape)}.")
+                    raise _errors.InvalidArgument(
+                        f"{key} receives a shape {shape}, but the expected shape "
+                        f"is {list(param.shape)}.")
             except ValueError as err:
                 if skip_mismatch:
                     warnings.warn(f"Skip loading for {key}. {err}")
@@ -366,8 +379,9 @@ class Model:
         from .model_summary import summary
         if input_size is None:
             if not self._user_inputs:
-                raise ValueError("Model.summary: 'input_size' or the Model's 'inputs' must be "
-                                 "set")
+                raise _errors.InvalidArgument(
+                    "Model.summary: 'input_size' or the Model's 'inputs' must be "
+                    "set")
             input_size = [tuple(-1 if d is None else d for d in s.shape) for s in self._inputs]
             dtype = dtype or [s.dtype for s in self._inputs]
         return summary(self.network, input_size, dtypes=dtype)
@@ -381,8 +395,8 @@ class Model:
             return DataLoader(data, batch_sampler=sampler, num_workers=num_workers,
                               return_list=True)
         if data is not None and not hasattr(data, "__iter__"):
-            raise TypeError(f"Model: data expected a paddle.io.Dataset or an iterable of "
-                            f"batches (a DataLoader), got {type(data).__name__}")
+            raise _errors.InvalidType(f"Model: data expected a paddle.io.Dataset or an iterable of "
+                                      f"batches (a DataLoader), got {type(data).__name__}")
         return data
 
     @staticmethod
@@ -409,22 +423,25 @@ class Model:
         callbacks (ProgBarLogger, ModelCheckpoint to save_dir every save_freq epochs,
         LRScheduler by step) are added as in Paddle."""
         if train_data is None:
-            raise ValueError("Model.fit: train_data must be given!")
+            raise _errors.InvalidArgument("Model.fit: train_data must be given!")
         if isinstance(batch_size, (tuple, list)) and all(isinstance(x, int) for x in batch_size):
             if len(batch_size) != 2:
-                raise ValueError(f"Model.fit: argument 'batch_size' as a tuple expected "
-                                 f"(train_batch_size, eval_batch_size), got {batch_size}")
+                raise _errors.InvalidArgument(
+                    f"Model.fit: argument 'batch_size' as a tuple expected "
+                    f"(train_batch_size, eval_batch_size), got {batch_size}")
             train_bs, eval_bs = batch_size
         elif isinstance(batch_size, int) and not isinstance(batch_size, bool):
             train_bs, eval_bs = batch_size, batch_size
         else:
-            raise TypeError(f"'batch_size' must be integer or tuple of two integers, but "
-                            f"received: {batch_size}")
+            raise _errors.InvalidType(f"'batch_size' must be integer or tuple of two integers, but "
+                                      f"received: {batch_size}")
         if not isinstance(epochs, int) or epochs < 0:
-            raise ValueError(f"Model.fit: argument 'epochs' expected an int >= 0, got {epochs!r}")
+            raise _errors.InvalidArgument(
+                f"Model.fit: argument 'epochs' expected an int >= 0, got {epochs!r}")
         if accumulate_grad_batches < 1:
-            raise ValueError(f"Model.fit: argument 'accumulate_grad_batches' expected >= 1, got "
-                             f"{accumulate_grad_batches}")
+            raise _errors.InvalidArgument(
+                f"Model.fit: argument 'accumulate_grad_batches' expected >= 1, got "
+                f"{accumulate_grad_batches}")
         train_loader = self._make_loader(train_data, train_bs, shuffle, drop_last, num_workers)
         eval_loader = self._make_loader(eval_data, eval_bs, num_workers=num_workers)
         do_eval = eval_loader is not None
@@ -435,7 +452,7 @@ class Model:
         self.num_iters = num_iters
         if num_iters is not None and isinstance(num_iters, int) and isinstance(steps, int):
             if num_iters <= 0:
-                raise ValueError("num_iters must be greater than 0!")
+                raise _errors.InvalidArgument("num_iters must be greater than 0!")
             epochs = (num_iters // steps) + 1 if steps else 1
             steps = min(num_iters, steps)
         cbks = config_callbacks(callbacks, model=self, batch_size=train_bs, epochs=epochs,
@@ -463,7 +480,7 @@ class Model:
         """Runs the loss and metrics over eval_data; returns {name: value}."""
         loader = self._make_loader(eval_data, batch_size, num_workers=num_workers)
         if loader is None:
-            raise ValueError("Model.evaluate: eval_data must be given!")
+            raise _errors.InvalidArgument("Model.evaluate: eval_data must be given!")
         self._test_dataloader = loader
         cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose,
                                 metrics=self._metrics_name())
@@ -471,7 +488,7 @@ class Model:
         self.num_iters = num_iters
         if num_iters is not None and isinstance(num_iters, int) and isinstance(eval_steps, int):
             if num_iters <= 0:
-                raise ValueError("num_iters must be greater than 0!")
+                raise _errors.InvalidArgument("num_iters must be greater than 0!")
             eval_steps = min(num_iters, eval_steps)
             self.num_iters = eval_steps
         cbks.on_begin("eval", {"steps": eval_steps, "metrics": self._metrics_name()})
@@ -486,7 +503,7 @@ class Model:
         per-batch arrays, or of one stacked array each with stack_outputs=True."""
         loader = self._make_loader(test_data, batch_size, num_workers=num_workers)
         if loader is None:
-            raise ValueError("Model.predict: test_data must be given!")
+            raise _errors.InvalidArgument("Model.predict: test_data must be given!")
         self._test_dataloader = loader
         cbks = config_callbacks(callbacks, model=self, verbose=verbose)
         logs = {"steps": self._len_data_loader(loader)}

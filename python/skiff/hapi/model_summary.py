@@ -3,6 +3,7 @@ counts; returns {'total_params': n, 'trainable_params': m}."""
 import numbers
 
 import numpy as np
+from .. import _errors
 
 __all__ = ["summary"]
 
@@ -45,8 +46,8 @@ def summary(net, input_size=None, dtypes=None, input=None):
     from .. import no_grad
     from ..nn.layer.layers import Layer
     if not isinstance(net, Layer):
-        raise TypeError(f"summary: argument 'net' expected a skiff.nn.Layer, got "
-                        f"{type(net).__name__}")
+        raise _errors.InvalidType(f"summary: argument 'net' expected a skiff.nn.Layer, got "
+                                  f"{type(net).__name__}")
     rows = []
     hooks = []
     counters = {}

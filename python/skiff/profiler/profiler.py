@@ -11,6 +11,7 @@ from .profiler_result import _ProfilerResult
 from .profiler_statistic import SortedKeys, _summary_text
 from .timer import benchmark
 from .utils import RecordEvent, TracerEventType
+from .. import _errors
 
 
 class SummaryView(Enum):
@@ -88,8 +89,9 @@ def export_chrome_tracing(dir_name: str, worker_name=None):
     try:
         os.makedirs(dir_name, exist_ok=True)
     except OSError as e:
-        raise RuntimeError(f"Can not create directory '{dir_name}' for saving profiling "
-                           f"results.") from e
+        raise _errors.PreconditionNotMet(
+            f"Can not create directory '{dir_name}' for saving profiling "
+            f"results.") from e
 
     def handle_fn(prof):
         nonlocal worker_name
@@ -169,8 +171,9 @@ class Profiler:
         elif scheduler is None:
             self.scheduler = _default_state_scheduler
         else:
-            raise TypeError("Profiler: argument 'scheduler' expected a callable, a (start, end) "
-                            f"tuple or None, got {type(scheduler).__name__}")
+            raise _errors.InvalidType(
+                "Profiler: argument 'scheduler' expected a callable, a (start, end) "
+                f"tuple or None, got {type(scheduler).__name__}")
         self.on_trace_ready = (export_chrome_tracing('./profiler_log/')
                                if on_trace_ready is None else on_trace_ready)
         self.record_shapes = record_shapes

@@ -2,6 +2,7 @@
 node-tree view of it (get_data(): per thread a root whose children_node are the outermost
 events, each with its nested events and the memory events recorded inside it)."""
 from .. import _C
+from .. import _errors
 
 TracerEventType = _C.profiler.TracerEventType
 
@@ -65,8 +66,8 @@ class _ProfilerResult:
     def save(self, path, format="json"):
         """Writes the Chrome trace (format 'json'; 'pb' is not built)."""
         if format != "json":
-            raise NotImplementedError("ProfilerResult.save: argument 'format' expected 'json' "
-                                      f"(protobuf export is not built), got {format!r}")
+            raise _errors.Unimplemented("ProfilerResult.save: argument 'format' expected 'json' "
+                                        f"(protobuf export is not built), got {format!r}")
         self._result.save(path, format)
 
     def summary(self, sorted_by, op_detail, thread_sep, time_unit):

@@ -1,6 +1,7 @@
 """SortedKeys and the summary table (Paddle's paddle.profiler.profiler_statistic). The tables
 are built by the C++ profiler (skiff/profiler/summary.cc)."""
 from enum import Enum
+from .. import _errors
 
 
 class SortedKeys(Enum):
@@ -35,9 +36,10 @@ class StatisticData:
     def __init__(self, node_trees, extra_info=None):
         result = getattr(node_trees, '_result', None)
         if result is None:
-            raise TypeError("StatisticData: argument 'node_trees' expected the trees of a "
-                            "profiler result's get_data(), got "
-                            f"{type(node_trees).__name__}")
+            raise _errors.InvalidType(
+                "StatisticData: argument 'node_trees' expected the trees of a "
+                "profiler result's get_data(), got "
+                f"{type(node_trees).__name__}")
         self.node_trees = node_trees
         self.extra_info = extra_info if extra_info is not None else dict(result.extra_info)
         self._result = result
@@ -53,11 +55,13 @@ def _build_table(statistic_data, sorted_by=SortedKeys.CPUTotal, op_detail=True,
 
 def _summary_text(result, sorted_by, op_detail, thread_sep, time_unit, views):
     if not isinstance(sorted_by, SortedKeys):
-        raise TypeError("Profiler.summary: argument 'sorted_by' expected a SortedKeys, got "
-                        f"{sorted_by!r}")
+        raise _errors.InvalidType(
+            "Profiler.summary: argument 'sorted_by' expected a SortedKeys, got "
+            f"{sorted_by!r}")
     if time_unit not in ('s', 'ms', 'us', 'ns'):
-        raise ValueError("Profiler.summary: argument 'time_unit' expected one of 's', 'ms', "
-                         f"'us', 'ns', got {time_unit!r}")
+        raise _errors.InvalidArgument(
+            "Profiler.summary: argument 'time_unit' expected one of 's', 'ms', "
+            f"'us', 'ns', got {time_unit!r}")
     text = result.summary(sorted_by.value, bool(op_detail), bool(thread_sep), time_unit)
     if views is None:
         return text
@@ -67,8 +71,9 @@ def _summary_text(result, sorted_by, op_detail, thread_sep, time_unit, views):
     for v in views:
         name = getattr(v, 'name', None)
         if name not in _VIEW_TITLES:
-            raise TypeError("Profiler.summary: argument 'views' expected SummaryView values, got "
-                            f"{v!r}")
+            raise _errors.InvalidType(
+                "Profiler.summary: argument 'views' expected SummaryView values, got "
+                f"{v!r}")
         titles.append(_VIEW_TITLES[name])
     sections = [s for s in text.split('\n\n\n') if s.strip()]
     keep = []

@@ -3,6 +3,7 @@ import functools
 
 from .. import _C
 from .profiler_result import _ProfilerResult
+from .. import _errors
 
 TracerEventType = _C.profiler.TracerEventType
 _is_enabled = _C.profiler.is_enabled
@@ -22,8 +23,8 @@ class RecordEvent:
 
     def __init__(self, name, event_type=TracerEventType.PythonUserDefined):
         if not isinstance(name, str):
-            raise TypeError(f"RecordEvent: argument 'name' expected a str, got "
-                            f"{type(name).__name__}")
+            raise _errors.InvalidType(f"RecordEvent: argument 'name' expected a str, got "
+                                      f"{type(name).__name__}")
         self.name = name
         self.event_type = event_type
         self.event = None

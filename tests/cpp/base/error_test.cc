@@ -16,7 +16,8 @@ TEST(ErrorTest, MessageNamesOpArgumentExpectedAndGot) {
     FAIL() << "no throw";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
-    EXPECT_STREQ(e.what(), "matmul: argument 'y' expected dims[0] == 3, got [4, 5]");
+    EXPECT_STREQ(e.what(),
+                 "(InvalidArgument) matmul: argument 'y' expected dims[0] == 3, got [4, 5]");
     EXPECT_EQ(e.info().op, "matmul");
     EXPECT_EQ(e.info().arg, "y");
   }

@@ -15,7 +15,7 @@ std::string error_of(auto&& fn) {
   try {
     fn();
   } catch (const Error& e) {
-    return str("(", error_code_name(e.code()), ") ", e.what());
+    return e.what();
   }
   return "no error";
 }

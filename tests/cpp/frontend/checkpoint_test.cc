@@ -196,7 +196,7 @@ TEST_F(CheckpointTest, SaveErrors) {
     save(undefined, path("u.safetensors"));
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "save '" + path("u.safetensors") +
+    EXPECT_EQ(std::string(e.what()), "(InvalidArgument) save '" + path("u.safetensors") +
                                          "': argument 'u' expected a dense tensor, got an "
                                          "undefined tensor");
   }
@@ -208,7 +208,7 @@ TEST_F(CheckpointTest, EveryMalformedInputHasAClearMessage) {
   save(s, path("good.safetensors"));
   const std::string good = read_file(path("good.safetensors"));
   const std::string p = path("bad.safetensors");
-  const std::string op = "load '" + p + "': ";
+  const std::string op = "(Unavailable) load '" + p + "': ";
   struct Case {
     std::string file, message;
   };
@@ -273,7 +273,7 @@ TEST_F(CheckpointTest, EveryMalformedInputHasAClearMessage) {
     EXPECT_EQ(load_error(p), op + c.message) << c.file;
   }
   EXPECT_EQ(load_error(path("nope.safetensors")),
-            "load '" + path("nope.safetensors") +
+            "(Unavailable) load '" + path("nope.safetensors") +
                 "': expected a readable file, got No such file "
                 "or directory");
 }

@@ -86,7 +86,8 @@ TEST(LayerTest, StrictSetStateDictListsMissingAndUnexpectedKeys) {
   }
   partial.set("extra", zeros({1}));
   EXPECT_EQ(error_of([&] { a.set_state_dict(partial); }),
-            "set_state_dict: argument 'state' expected exactly the keys of the layer's state "
+            "(InvalidArgument) set_state_dict: argument 'state' expected exactly the keys of the "
+            "layer's state "
             "dict, got missing keys [fc2.weight], unexpected keys [extra]");
   const auto r = a.set_state_dict(partial, false);
   EXPECT_EQ(r.missing_keys, std::vector<std::string>{"fc2.weight"});
@@ -94,17 +95,20 @@ TEST(LayerTest, StrictSetStateDictListsMissingAndUnexpectedKeys) {
   StateDict wrong = a.state_dict();
   wrong.set("fc1.bias", zeros({4}));
   EXPECT_EQ(error_of([&] { a.set_state_dict(wrong); }),
-            "set_state_dict: argument 'fc1.bias' expected a tensor of dims [3], got [4]");
+            "(InvalidArgument) set_state_dict: argument 'fc1.bias' expected a tensor of dims [3], "
+            "got [4]");
 }
 
 TEST(LayerTest, DuplicateAndDottedNamesAreRejected) {
   Layer l;
   l.add_parameter("w", zeros({1}));
   EXPECT_EQ(error_of([&] { l.add_parameter("w", zeros({1})); }),
-            "Layer: argument 'name' expected a name not yet used in this layer, got 'w', already "
+            "(InvalidArgument) Layer: argument 'name' expected a name not yet used in this layer, "
+            "got 'w', already "
             "registered");
-  EXPECT_EQ(error_of([&] { l.register_buffer("a.b", zeros({1})); }),
-            "Layer: argument 'name' expected a non-empty name without '.', got 'a.b'");
+  EXPECT_EQ(
+      error_of([&] { l.register_buffer("a.b", zeros({1})); }),
+      "(InvalidArgument) Layer: argument 'name' expected a non-empty name without '.', got 'a.b'");
 }
 
 TEST(LayerTest, TrainEvalReachSublayers) {
@@ -185,7 +189,8 @@ TEST(LayerTest, LayerNormAndRMSNormNormalizeTrailingDims) {
   EXPECT_EQ(error_of([&] {
               ln(ones({2, 3}));
             }),
-            "LayerNorm: argument 'x' expected a tensor whose trailing dims are [4], got [2, 3]");
+            "(InvalidArgument) LayerNorm: argument 'x' expected a tensor whose trailing dims are "
+            "[4], got [2, 3]");
   RMSNorm rms(4);
   const auto r = to_vector<float>(rms(x));
   EXPECT_NEAR(r[5], 1.0, 1e-5);
@@ -210,7 +215,8 @@ TEST(LayerTest, LayerListIndexing) {
   LayerList list{std::make_shared<ReLU>(), std::make_shared<Tanh>()};
   EXPECT_EQ(list.size(), 2u);
   EXPECT_EQ(list[-1].get(), list[1].get());
-  EXPECT_EQ(error_of([&] { list[2]; }), "LayerList: argument 'index' expected in [-2, 2), got 2");
+  EXPECT_EQ(error_of([&] { list[2]; }),
+            "(OutOfRange) LayerList: argument 'index' expected in [-2, 2), got 2");
 }
 
 TEST(LayerTest, ActivationsMatchOps) {
@@ -224,7 +230,8 @@ TEST(LayerTest, ActivationsMatchOps) {
 TEST(LayerTest, ForwardOfABaseLayerIsUnimplemented) {
   Layer l;
   EXPECT_EQ(error_of([&] { l(ones({1})); }),
-            "Layer::forward: argument 'x' expected a layer with a single-input forward, got a "
+            "(Unimplemented) Layer::forward: argument 'x' expected a layer with a single-input "
+            "forward, got a "
             "layer that does not define one");
 }
 

@@ -88,16 +88,18 @@ TEST(LossTest, CrossEntropyErrors) {
   EXPECT_EQ(msg([] {
               F::cross_entropy(logits(), labels({1, 2}), {}, -100, "avg");
             }),
-            "cross_entropy: argument 'reduction' expected one of 'mean', 'sum', 'none', got 'avg'");
+            "(InvalidArgument) cross_entropy: argument 'reduction' expected one of 'mean', 'sum', "
+            "'none', got 'avg'");
   EXPECT_EQ(msg([] {
               F::cross_entropy(logits(), to_tensor(std::vector<int64_t>{1}, {1, 1, 1}));
             }),
-            "cross_entropy: argument 'label' expected class ids of input's dims without axis 1 "
+            "(InvalidArgument) cross_entropy: argument 'label' expected class ids of input's dims "
+            "without axis 1 "
             "(or with it of size 1), got [1, 1, 1]");
   EXPECT_EQ(msg([] {
               F::cross_entropy(logits(), labels({1, 2}), {}, -100, "mean", false, 2);
             }),
-            "cross_entropy: argument 'axis' expected in [-2, 2), got 2");
+            "(OutOfRange) cross_entropy: argument 'axis' expected in [-2, 2), got 2");
 }
 
 TEST(LossTest, NllLossPicksLogProbabilities) {

@@ -266,30 +266,38 @@ TEST(FusedOptimizerOpsTest, BadInputsNameTheArgument) {
   EXPECT_EQ(error_of([&] {
               fused_sgd_({p, p}, {g}, lr);
             }),
-            "fused_sgd_: argument 'grads' expected 2 tensors (one per parameter), got 1 tensors");
+            "(InvalidArgument) fused_sgd_: argument 'grads' expected 2 tensors (one per "
+            "parameter), got 1 tensors");
   EXPECT_EQ(error_of([&] { fused_sgd_({p}, {zeros({4})}, lr); }),
-            "fused_sgd_: argument 'grads[0]' expected dims [3] (those of params[0]), got [4]");
+            "(InvalidArgument) fused_sgd_: argument 'grads[0]' expected dims [3] (those of "
+            "params[0]), got [4]");
   EXPECT_EQ(error_of([&] { fused_sgd_({p}, {zeros({3}, DType::kFloat64)}, lr); }),
-            "fused_sgd_: argument 'grads[0]' expected float32 (the dtype of params[0]), got "
+            "(InvalidType) fused_sgd_: argument 'grads[0]' expected float32 (the dtype of "
+            "params[0]), got "
             "float64");
   EXPECT_EQ(error_of([&] { fused_sgd_({p}, {g}, zeros({2})); }),
-            "fused_sgd_: argument 'learning_rate' expected a tensor of one element, got dims [2]");
-  EXPECT_EQ(error_of([&] { fused_sgd_({p}, {g}, full({}, Scalar(1), DType::kInt64)); }),
-            "fused_sgd_: argument 'learning_rate' expected a float32 tensor, got int64");
-  EXPECT_EQ(error_of([&] { fused_momentum_({p}, {g}, {zeros({3}, DType::kBFloat16)}, lr); }),
-            "fused_momentum_: argument 'velocity[0]' expected float32 (state of a float32 "
-            "parameter), got bfloat16");
+            "(InvalidArgument) fused_sgd_: argument 'learning_rate' expected a tensor of one "
+            "element, got dims [2]");
+  EXPECT_EQ(
+      error_of([&] { fused_sgd_({p}, {g}, full({}, Scalar(1), DType::kInt64)); }),
+      "(InvalidType) fused_sgd_: argument 'learning_rate' expected a float32 tensor, got int64");
+  EXPECT_EQ(
+      error_of([&] { fused_momentum_({p}, {g}, {zeros({3}, DType::kBFloat16)}, lr); }),
+      "(InvalidType) fused_momentum_: argument 'velocity[0]' expected float32 (state of a float32 "
+      "parameter), got bfloat16");
   const Tensor step = full({}, Scalar(1.0));
   EXPECT_EQ(error_of([&] { fused_adam_({p}, {g}, {g}, {g}, {g}, lr, step); }),
-            "fused_adam_: argument 'moment2_max' expected an empty list (amsgrad is false), got 1 "
+            "(InvalidArgument) fused_adam_: argument 'moment2_max' expected an empty list (amsgrad "
+            "is false), got 1 "
             "tensors");
   EXPECT_EQ(error_of([&] { fused_adamw_({p}, {g}, {g}, {g}, {}, lr, full({}, Scalar(0.0))); }),
-            "fused_adamw_: argument 'step' expected a step number >= 1, got 0");
-  EXPECT_EQ(error_of([&] {
-              fused_sgd_({to_tensor(std::vector<int64_t>{1}, {1})},
-                         {to_tensor(std::vector<int64_t>{1}, {1})}, lr);
-            }),
-            "fused_sgd_: argument 'params[0]' expected a floating-point tensor, got int64");
+            "(InvalidArgument) fused_adamw_: argument 'step' expected a step number >= 1, got 0");
+  EXPECT_EQ(
+      error_of([&] {
+        fused_sgd_({to_tensor(std::vector<int64_t>{1}, {1})},
+                   {to_tensor(std::vector<int64_t>{1}, {1})}, lr);
+      }),
+      "(InvalidType) fused_sgd_: argument 'params[0]' expected a floating-point tensor, got int64");
 }
 
 TEST(FusedOptimizerOpsTest, StridedParametersAreUpdatedThroughTheirView) {

@@ -26,7 +26,7 @@ void expect_error(const F& f, ErrorCode code, const std::string& message) {
     ADD_FAILURE() << "no error; expected: " << message;
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_STREQ(e.what(), message.c_str());
+    EXPECT_EQ(e.what(), str("(", error_code_name(code), ") ", message));
   }
 }
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from ...io import Dataset
 from .mnist import _check_backend, _check_mode, _resolve, _transformed
+from ... import _errors
 
 __all__ = ["Cifar10", "Cifar100"]
 
@@ -57,24 +58,26 @@ class Cifar10(Dataset):
         try:
             tar = tarfile.open(self.data_file, mode="r")
         except tarfile.TarError as e:
-            raise ValueError(f"{cls}: {self.data_file!r} is not a tar archive: {e}") from None
+            raise _errors.InvalidArgument(
+                f"{cls}: {self.data_file!r} is not a tar archive: {e}") from None
         with tar:
             names = sorted(m.name for m in tar.getmembers()
                            if m.isfile() and self.MEMBERS[self.mode] in os.path.basename(m.name))
             if not names:
-                raise ValueError(f"{cls}: {self.data_file!r} has no "
-                                 f"'{self.MEMBERS[self.mode]}' member")
+                raise _errors.InvalidArgument(f"{cls}: {self.data_file!r} has no "
+                                              f"'{self.MEMBERS[self.mode]}' member")
             for name in names:
                 batch = _load_batch(tar.extractfile(name).read())
                 if not isinstance(batch, dict) or b"data" not in batch or \
                         self.LABEL_KEY not in batch:
-                    raise ValueError(f"{cls}: member {name!r} of {self.data_file!r} lacks "
-                                     f"b'data' or {self.LABEL_KEY!r}")
+                    raise _errors.InvalidArgument(
+                        f"{cls}: member {name!r} of {self.data_file!r} lacks "
+                        f"b'data' or {self.LABEL_KEY!r}")
                 data = np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3072)
                 lab = np.asarray(batch[self.LABEL_KEY], dtype=np.int64).reshape(-1)
                 if len(data) != len(lab):
-                    raise ValueError(f"{cls}: member {name!r}: {len(data)} images but "
-                                     f"{len(lab)} labels")
+                    raise _errors.InvalidArgument(f"{cls}: member {name!r}: {len(data)} images but "
+                                                  f"{len(lab)} labels")
                 images.append(data)
                 labels.append(lab)
         return list(zip(np.concatenate(images), np.concatenate(labels)))

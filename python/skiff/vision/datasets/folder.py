@@ -4,6 +4,7 @@ ImageFolder samples are [sample]."""
 import os
 
 from ...io import Dataset
+from ... import _errors
 
 __all__ = ["DatasetFolder", "ImageFolder", "IMG_EXTENSIONS", "default_loader"]
 
@@ -27,8 +28,9 @@ def default_loader(path):
 
 def _validator(cls, extensions, is_valid_file):
     if extensions is not None and is_valid_file is not None:
-        raise ValueError(f"{cls}: both extensions and is_valid_file cannot be not None at the "
-                         f"same time")
+        raise _errors.InvalidArgument(
+            f"{cls}: both extensions and is_valid_file cannot be not None at the "
+            f"same time")
     if is_valid_file is not None:
         return is_valid_file
     exts = IMG_EXTENSIONS if extensions is None else extensions
@@ -58,8 +60,8 @@ class DatasetFolder(Dataset):
                 if valid(path):
                     samples.append((path, class_to_idx[c]))
         if not samples:
-            raise RuntimeError(f"{cls}: found 0 files in subfolders of {root!r} (supported "
-                               f"extensions: {', '.join(extensions or IMG_EXTENSIONS)})")
+            raise _errors.NotFound(f"{cls}: found 0 files in subfolders of {root!r} (supported "
+                                   f"extensions: {', '.join(extensions or IMG_EXTENSIONS)})")
         self.loader = default_loader if loader is None else loader
         self.extensions = extensions
         self.classes = classes
@@ -87,8 +89,8 @@ class ImageFolder(Dataset):
         valid = _validator(cls, extensions, is_valid_file)
         samples = [p for p in _walk(root) if valid(p)]
         if not samples:
-            raise RuntimeError(f"{cls}: found 0 files in {root!r} (supported extensions: "
-                               f"{', '.join(extensions or IMG_EXTENSIONS)})")
+            raise _errors.NotFound(f"{cls}: found 0 files in {root!r} (supported extensions: "
+                                   f"{', '.join(extensions or IMG_EXTENSIONS)})")
         self.loader = default_loader if loader is None else loader
         self.extensions = extensions
         self.samples = samples

@@ -13,6 +13,7 @@ import struct
 import numpy as np
 
 from ...io import Dataset
+from ... import _errors
 
 __all__ = ["MNIST", "FashionMNIST"]
 
@@ -29,10 +30,12 @@ def _read_idx(path, expect_magic, what):
     with _open(path) as f:
         data = f.read()
     if len(data) < 8:
-        raise ValueError(f"{what}: {path!r} is not an idx file (only {len(data)} bytes)")
+        raise _errors.InvalidArgument(
+            f"{what}: {path!r} is not an idx file (only {len(data)} bytes)")
     magic, n = struct.unpack(">II", data[:8])
     if magic != expect_magic:
-        raise ValueError(f"{what}: {path!r} has idx magic {magic}, expected {expect_magic}")
+        raise _errors.InvalidArgument(
+            f"{what}: {path!r} has idx magic {magic}, expected {expect_magic}")
     if magic == 2051:
         rows, cols = struct.unpack(">II", data[8:16])
         body, shape = data[16:], (n, rows, cols)
@@ -40,8 +43,9 @@ def _read_idx(path, expect_magic, what):
         body, shape = data[8:], (n,)
     need = int(np.prod(shape))
     if len(body) != need:
-        raise ValueError(f"{what}: {path!r} holds {len(body)} data bytes, its header says "
-                         f"{need}")
+        raise _errors.InvalidArgument(
+            f"{what}: {path!r} holds {len(body)} data bytes, its header says "
+            f"{need}")
     return np.frombuffer(body, dtype=np.uint8).reshape(shape)
 
 
@@ -60,7 +64,8 @@ def _transformed(image, transform, backend, dtype):
 def _check_mode(mode, name):
     mode = mode.lower() if isinstance(mode, str) else mode
     if mode not in ("train", "test"):
-        raise ValueError(f"{name}: argument 'mode' expected 'train' or 'test', got {mode!r}")
+        raise _errors.InvalidArgument(
+            f"{name}: argument 'mode' expected 'train' or 'test', got {mode!r}")
     return mode
 
 
@@ -69,7 +74,8 @@ def _check_backend(backend, name):
         from .. import get_image_backend
         backend = get_image_backend()
     if backend not in ("pil", "cv2"):
-        raise ValueError(f"{name}: argument 'backend' expected 'pil' or 'cv2', got {backend!r}")
+        raise _errors.InvalidArgument(
+            f"{name}: argument 'backend' expected 'pil' or 'cv2', got {backend!r}")
     return backend
 
 
@@ -105,8 +111,8 @@ class MNIST(Dataset):
         images = _read_idx(self.image_path, 2051, cls)
         labels = _read_idx(self.label_path, 2049, cls)
         if len(images) != len(labels):
-            raise ValueError(f"{cls}: {len(images)} images in {self.image_path!r} but "
-                             f"{len(labels)} labels in {self.label_path!r}")
+            raise _errors.InvalidArgument(f"{cls}: {len(images)} images in {self.image_path!r} but "
+                                          f"{len(labels)} labels in {self.label_path!r}")
         self.images = images
         self.labels = labels.astype(np.int64).reshape(-1, 1)
 

@@ -4,6 +4,7 @@ No downloads: `pretrained=True` is an error that names the file Paddle would fet
 a Paddle `.pdparams` file (pretrained='dir/resnet18.pdparams') loads it, since the state_dict
 names and shapes of these models equal Paddle's."""
 import os
+from ... import _errors
 
 __all__ = []
 
@@ -24,13 +25,14 @@ def load_pretrained(model, arch, pretrained, weights_file=None):
         return model
     if pretrained is True:
         hint = f" ({weights_file})" if weights_file else ""
-        raise ValueError(
+        raise _errors.InvalidArgument(
+            
             f"{arch}: pretrained=True would download Paddle's ImageNet weights{hint}, and this "
             f"build does not download; put the .pdparams file on disk and pass its path: "
             f"{arch}(pretrained='path/to/{weights_file or arch + '.pdparams'}')")
     if not isinstance(pretrained, (str, os.PathLike)):
-        raise TypeError(f"{arch}: argument 'pretrained' expected a bool or a path to a "
-                        f".pdparams file, got {type(pretrained).__name__}")
+        raise _errors.InvalidType(f"{arch}: argument 'pretrained' expected a bool or a path to a "
+                                  f".pdparams file, got {type(pretrained).__name__}")
     path = os.fspath(pretrained)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{arch}: pretrained weights file {path!r} does not exist")
@@ -42,8 +44,8 @@ def load_pretrained(model, arch, pretrained, weights_file=None):
            for k, v in expected.items() if k in state and
            list(getattr(state[k], "shape", [])) != list(v.shape)]
     if missing or bad:
-        raise ValueError(f"{arch}: weights file {path!r} does not fit the model: "
-                         f"missing {missing[:5]}{'...' if len(missing) > 5 else ''}"
-                         f"{'; shape mismatch ' + '; '.join(bad[:5]) if bad else ''}")
+        raise _errors.InvalidArgument(f"{arch}: weights file {path!r} does not fit the model: "
+                                      f"missing {missing[:5]}{'...' if len(missing) > 5 else ''}"
+                                      f"{'; shape mismatch ' + '; '.join(bad[:5]) if bad else ''}")
     model.set_state_dict(state)
     return model

@@ -7,6 +7,7 @@ from ... import concat, flatten
 from ... import nn
 from ...nn.initializer import Uniform
 from ._utils import load_pretrained
+from ... import _errors
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201",
            "densenet264"]
@@ -90,8 +91,9 @@ class DenseNet(nn.Layer):
     def __init__(self, layers=121, bn_size=4, dropout=0.0, num_classes=1000, with_pool=True):
         super().__init__()
         if layers not in _SPECS:
-            raise ValueError(f"supported layers are {sorted(_SPECS)} but input layer is "
-                             f"{layers}")
+            raise _errors.InvalidArgument(
+                f"supported layers are {sorted(_SPECS)} but input layer is "
+                f"{layers}")
         self.num_classes = num_classes
         self.with_pool = with_pool
         num_init, growth, block_config = _SPECS[layers]

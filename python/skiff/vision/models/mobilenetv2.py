@@ -3,6 +3,7 @@ blocks with a `conv` Sequential; classifier = Dropout(0.2), Linear)."""
 from ... import flatten
 from ... import nn
 from ._utils import _make_divisible, load_pretrained
+from ... import _errors
 
 __all__ = ["MobileNetV2", "mobilenet_v2"]
 
@@ -21,7 +22,7 @@ class InvertedResidual(nn.Layer):
     def __init__(self, inp, oup, stride, expand_ratio, norm_layer=nn.BatchNorm2D):
         super().__init__()
         if stride not in (1, 2):
-            raise ValueError(f"InvertedResidual: stride must be 1 or 2, got {stride}")
+            raise _errors.InvalidArgument(f"InvertedResidual: stride must be 1 or 2, got {stride}")
         self.stride = stride
         hidden_dim = int(round(inp * expand_ratio))
         self.use_res_connect = stride == 1 and inp == oup

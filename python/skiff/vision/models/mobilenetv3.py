@@ -5,6 +5,7 @@ from ... import nn
 from ...nn import functional as F
 from ...regularizer import L2Decay
 from ._utils import _make_divisible, load_pretrained
+from ... import _errors
 
 __all__ = ["MobileNetV3Small", "MobileNetV3Large", "mobilenet_v3_small", "mobilenet_v3_large"]
 
@@ -16,7 +17,7 @@ def _create_act(act):
         return nn.ReLU()
     if act is None:
         return None
-    raise ValueError(f"MobileNetV3: the activation function is not supported: {act}")
+    raise _errors.InvalidArgument(f"MobileNetV3: the activation function is not supported: {act}")
 
 
 class _Hardsigmoid(nn.Layer):

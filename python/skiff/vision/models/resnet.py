@@ -3,6 +3,7 @@ so `conv1.weight`, `layer1.0.bn1._mean`, `layer2.0.downsample.0.weight`, `fc.bia
 from ... import flatten
 from ... import nn
 from ._utils import load_pretrained
+from ... import _errors
 
 __all__ = ["ResNet", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
            "resnext50_32x4d", "resnext50_64x4d", "resnext101_32x4d", "resnext101_64x4d",
@@ -17,7 +18,7 @@ class BasicBlock(nn.Layer):
         super().__init__()
         norm_layer = norm_layer or nn.BatchNorm2D
         if dilation > 1:
-            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")
+            raise _errors.Unimplemented("Dilation > 1 not supported in BasicBlock")
         self.conv1 = nn.Conv2D(inplanes, planes, 3, padding=1, stride=stride, bias_attr=False)
         self.bn1 = norm_layer(planes)
         self.relu = nn.ReLU()
@@ -74,8 +75,9 @@ class ResNet(nn.Layer):
         layer_cfg = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3],
                      101: [3, 4, 23, 3], 152: [3, 8, 36, 3]}
         if depth not in layer_cfg:
-            raise ValueError(f"ResNet: argument 'depth' expected one of {sorted(layer_cfg)}, "
-                             f"got {depth}")
+            raise _errors.InvalidArgument(
+                f"ResNet: argument 'depth' expected one of {sorted(layer_cfg)}, "
+                f"got {depth}")
         layers = layer_cfg[depth]
         self.groups = groups
         self.base_width = width

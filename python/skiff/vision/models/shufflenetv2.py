@@ -4,6 +4,7 @@ from ... import concat, flatten, reshape, split, transpose
 from ... import nn
 from ..ops import ConvNormActivation
 from ._utils import load_pretrained
+from ... import _errors
 
 __all__ = ["ShuffleNetV2", "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5",
            "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0",
@@ -17,7 +18,7 @@ def _activation_layer(act):
         return nn.ReLU
     if act is None:
         return None
-    raise ValueError(f"ShuffleNetV2: the activation function is not supported: {act}")
+    raise _errors.InvalidArgument(f"ShuffleNetV2: the activation function is not supported: {act}")
 
 
 def channel_shuffle(x, groups):
@@ -77,7 +78,7 @@ class ShuffleNetV2(nn.Layer):
     def __init__(self, scale=1.0, act="relu", num_classes=1000, with_pool=True):
         super().__init__()
         if scale not in _STAGE_CHANNELS:
-            raise NotImplementedError(f"This scale size:[{scale}] is not implemented!")
+            raise _errors.Unimplemented(f"This scale size:[{scale}] is not implemented!")
         self.scale = scale
         self.num_classes = num_classes
         self.with_pool = with_pool

@@ -4,6 +4,7 @@ from ... import concat, squeeze
 from ... import nn
 from ...nn import functional as F
 from ._utils import load_pretrained
+from ... import _errors
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
 
@@ -36,8 +37,9 @@ class SqueezeNet(nn.Layer):
     def __init__(self, version, num_classes=1000, with_pool=True):
         super().__init__()
         if version not in ("1.0", "1.1"):
-            raise ValueError(f"supported versions are ['1.0', '1.1'] but input version is "
-                             f"{version}")
+            raise _errors.InvalidArgument(
+                f"supported versions are ['1.0', '1.1'] but input version is "
+                f"{version}")
         self.version = version
         self.num_classes = num_classes
         self.with_pool = with_pool

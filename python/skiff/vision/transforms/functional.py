@@ -8,6 +8,7 @@ import math
 import numbers
 
 import numpy as np
+from ... import _errors
 
 __all__ = ["to_tensor", "normalize", "resize", "pad", "crop", "center_crop", "resized_crop",
            "hflip", "vflip", "rotate", "to_grayscale", "adjust_brightness", "adjust_contrast",
@@ -32,9 +33,10 @@ def _is_numpy(img):
 
 def _check(img, fn):
     if not (_is_pil(img) or _is_numpy(img)):
-        raise TypeError(f"{fn}: argument 'img' expected a PIL Image or a numpy array of shape "
-                        f"HW or HWC, got {type(img).__name__}"
-                        f"{' of shape ' + str(img.shape) if isinstance(img, np.ndarray) else ''}")
+        raise _errors.InvalidType(
+            f"{fn}: argument 'img' expected a PIL Image or a numpy array of shape "
+            f"HW or HWC, got {type(img).__name__}"
+            f"{' of shape ' + str(img.shape) if isinstance(img, np.ndarray) else ''}")
 
 
 _INTERP = {"nearest": "NEAREST", "bilinear": "BILINEAR", "bicubic": "BICUBIC", "box": "BOX",
@@ -43,8 +45,9 @@ _INTERP = {"nearest": "NEAREST", "bilinear": "BILINEAR", "bicubic": "BICUBIC", "
 
 def _interp(name, fn):
     if name not in _INTERP:
-        raise ValueError(f"{fn}: argument 'interpolation' expected one of {sorted(_INTERP)}, "
-                         f"got {name!r}")
+        raise _errors.InvalidArgument(
+            f"{fn}: argument 'interpolation' expected one of {sorted(_INTERP)}, "
+            f"got {name!r}")
     return getattr(_pil().Resampling, _INTERP[name])
 
 
@@ -74,8 +77,9 @@ def to_tensor(pic, data_format="CHW"):
     """A float32 Tensor (CHW by default); uint8 data is scaled to [0, 1]."""
     from ... import to_tensor as _tt
     if data_format not in ("CHW", "HWC"):
-        raise ValueError(f"to_tensor: argument 'data_format' expected 'CHW' or 'HWC', got "
-                         f"{data_format!r}")
+        raise _errors.InvalidArgument(
+            f"to_tensor: argument 'data_format' expected 'CHW' or 'HWC', got "
+            f"{data_format!r}")
     _check(pic, "to_tensor")
     if _is_pil(pic):
         arr = np.asarray(pic)
@@ -96,13 +100,14 @@ def normalize(img, mean, std, data_format="CHW", to_rgb=False):
     """(img - mean) / std per channel; img a Tensor, numpy array or PIL image (as float32)."""
     from ... import Tensor, to_tensor as _tt
     if data_format not in ("CHW", "HWC"):
-        raise ValueError(f"normalize: argument 'data_format' expected 'CHW' or 'HWC', got "
-                         f"{data_format!r}")
+        raise _errors.InvalidArgument(
+            f"normalize: argument 'data_format' expected 'CHW' or 'HWC', got "
+            f"{data_format!r}")
     is_tensor = isinstance(img, Tensor)
     arr = img.numpy() if is_tensor else np.asarray(img, dtype=np.float32)
     if arr.ndim != 3:
-        raise ValueError(f"normalize: expected a 3-D image ({data_format}), got shape "
-                         f"{list(arr.shape)}")
+        raise _errors.InvalidArgument(f"normalize: expected a 3-D image ({data_format}), got shape "
+                                      f"{list(arr.shape)}")
     axis = 0 if data_format == "CHW" else 2
     shape = [1, 1, 1]
     shape[axis] = -1
@@ -111,7 +116,7 @@ def normalize(img, mean, std, data_format="CHW", to_rgb=False):
     mean = np.asarray(mean, dtype=np.float32).reshape(-1)
     std = np.asarray(std, dtype=np.float32).reshape(-1)
     if np.any(std == 0):
-        raise ValueError(f"normalize: argument 'std' has a zero, got {std.tolist()}")
+        raise _errors.InvalidArgument(f"normalize: argument 'std' has a zero, got {std.tolist()}")
     out = (arr - mean.reshape(shape)) / std.reshape(shape)
     out = out.astype(arr.dtype if arr.dtype.kind == "f" else np.float32)
     return _tt(out) if is_tensor else out
@@ -131,9 +136,11 @@ def resize(img, size, interpolation="bilinear"):
     elif isinstance(size, (list, tuple)) and len(size) == 2:
         oh, ow = int(size[0]), int(size[1])
     else:
-        raise TypeError(f"resize: argument 'size' expected an int or (h, w), got {size!r}")
+        raise _errors.InvalidType(
+            f"resize: argument 'size' expected an int or (h, w), got {size!r}")
     if oh <= 0 or ow <= 0:
-        raise ValueError(f"resize: argument 'size' expected positive sizes, got {size!r}")
+        raise _errors.InvalidArgument(
+            f"resize: argument 'size' expected positive sizes, got {size!r}")
     resample = _interp(interpolation, "resize")
     op = lambda im: im.resize((ow, oh), resample)  # noqa: E731
     return op(img) if _is_pil(img) else _apply_pil_to_array(img, op)
@@ -146,8 +153,9 @@ def _padding4(padding, fn):
         return (padding[0], padding[1], padding[0], padding[1])
     if isinstance(padding, (list, tuple)) and len(padding) == 4:
         return tuple(padding)
-    raise ValueError(f"{fn}: argument 'padding' expected an int or a sequence of 2 or 4 ints, "
-                     f"got {padding!r}")
+    raise _errors.InvalidArgument(
+        f"{fn}: argument 'padding' expected an int or a sequence of 2 or 4 ints, "
+        f"got {padding!r}")
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
@@ -155,8 +163,9 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     constant (fill), edge, reflect, symmetric."""
     _check(img, "pad")
     if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-        raise ValueError(f"pad: argument 'padding_mode' expected constant, edge, reflect or "
-                         f"symmetric, got {padding_mode!r}")
+        raise _errors.InvalidArgument(
+            f"pad: argument 'padding_mode' expected constant, edge, reflect or "
+            f"symmetric, got {padding_mode!r}")
     left, top, right, bottom = _padding4(padding, "pad")
     was_pil = _is_pil(img)
     arr = np.asarray(img)
@@ -214,8 +223,9 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
     _check(img, "rotate")
     resample = _interp(interpolation, "rotate")
     if interpolation not in ("nearest", "bilinear", "bicubic"):
-        raise ValueError(f"rotate: argument 'interpolation' expected nearest, bilinear or "
-                         f"bicubic, got {interpolation!r}")
+        raise _errors.InvalidArgument(
+            f"rotate: argument 'interpolation' expected nearest, bilinear or "
+            f"bicubic, got {interpolation!r}")
 
     def op(im):
         f = fill
@@ -229,8 +239,9 @@ def to_grayscale(img, num_output_channels=1):
     """ITU-R 601-2 luma (0.299 R + 0.587 G + 0.114 B); 1 or 3 output channels."""
     _check(img, "to_grayscale")
     if num_output_channels not in (1, 3):
-        raise ValueError(f"to_grayscale: argument 'num_output_channels' expected 1 or 3, got "
-                         f"{num_output_channels}")
+        raise _errors.InvalidArgument(
+            f"to_grayscale: argument 'num_output_channels' expected 1 or 3, got "
+            f"{num_output_channels}")
     if _is_pil(img):
         g = img.convert("L")
         return g if num_output_channels == 1 else _pil().merge("RGB", [g, g, g])
@@ -256,7 +267,8 @@ def _blend(img, other, factor):
 
 def _check_factor(factor, fn, arg):
     if factor < 0:
-        raise ValueError(f"{fn}: argument '{arg}' expected a non-negative number, got {factor}")
+        raise _errors.InvalidArgument(
+            f"{fn}: argument '{arg}' expected a non-negative number, got {factor}")
 
 
 def adjust_brightness(img, brightness_factor):
@@ -291,8 +303,9 @@ def adjust_hue(img, hue_factor):
     """Shifts the hue by hue_factor (in [-0.5, 0.5]) of a full turn (in HSV space)."""
     _check(img, "adjust_hue")
     if not -0.5 <= hue_factor <= 0.5:
-        raise ValueError(f"adjust_hue: argument 'hue_factor' expected a value in [-0.5, 0.5], "
-                         f"got {hue_factor}")
+        raise _errors.InvalidArgument(
+            f"adjust_hue: argument 'hue_factor' expected a value in [-0.5, 0.5], "
+            f"got {hue_factor}")
     if _is_pil(img):
         if img.mode in ("L", "1", "I", "F"):
             return img

@@ -10,6 +10,7 @@ import random
 import numpy as np
 
 from . import functional as F
+from ... import _errors
 
 __all__ = ["BaseTransform", "Compose", "ToTensor", "Normalize", "Resize", "RandomResizedCrop",
            "CenterCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose",
@@ -38,8 +39,9 @@ class BaseTransform:
         if keys is None:
             keys = ("image",)
         elif not isinstance(keys, (list, tuple)):
-            raise ValueError(f"{type(self).__name__}: argument 'keys' expected a list or tuple "
-                             f"of field names, got {keys!r}")
+            raise _errors.InvalidArgument(
+                f"{type(self).__name__}: argument 'keys' expected a list or tuple "
+                f"of field names, got {keys!r}")
         self.keys = tuple(keys)
 
     def _get_params(self, inputs):
@@ -68,7 +70,8 @@ def _size_pair(size, name, arg="size"):
         return int(size), int(size)
     if isinstance(size, (list, tuple)) and len(size) == 2:
         return int(size[0]), int(size[1])
-    raise ValueError(f"{name}: argument '{arg}' expected an int or (h, w), got {size!r}")
+    raise _errors.InvalidArgument(
+        f"{name}: argument '{arg}' expected an int or (h, w), got {size!r}")
 
 
 class ToTensor(BaseTransform):
@@ -99,7 +102,8 @@ class Resize(BaseTransform):
         super().__init__(keys)
         if not (isinstance(size, numbers.Integral) or
                 (isinstance(size, (list, tuple)) and len(size) == 2)):
-            raise TypeError(f"Resize: argument 'size' expected an int or (h, w), got {size!r}")
+            raise _errors.InvalidType(
+                f"Resize: argument 'size' expected an int or (h, w), got {size!r}")
         self.size = size
         self.interpolation = interpolation
 
@@ -115,8 +119,9 @@ class RandomResizedCrop(BaseTransform):
         super().__init__(keys)
         self.size = _size_pair(size, "RandomResizedCrop")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
-            raise ValueError(f"RandomResizedCrop: 'scale' and 'ratio' expected (min, max), got "
-                             f"{scale} and {ratio}")
+            raise _errors.InvalidArgument(
+                f"RandomResizedCrop: 'scale' and 'ratio' expected (min, max), got "
+                f"{scale} and {ratio}")
         self.scale = scale
         self.ratio = ratio
         self.interpolation = interpolation
@@ -140,8 +145,9 @@ class RandomHorizontalFlip(BaseTransform):
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         if not 0 <= prob <= 1:
-            raise ValueError(f"RandomHorizontalFlip: argument 'prob' expected a value in "
-                             f"[0, 1], got {prob}")
+            raise _errors.InvalidArgument(
+                f"RandomHorizontalFlip: argument 'prob' expected a value in "
+                f"[0, 1], got {prob}")
         self.prob = prob
 
     def _apply_image(self, img):
@@ -152,8 +158,9 @@ class RandomVerticalFlip(BaseTransform):
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         if not 0 <= prob <= 1:
-            raise ValueError(f"RandomVerticalFlip: argument 'prob' expected a value in [0, 1], "
-                             f"got {prob}")
+            raise _errors.InvalidArgument(
+                f"RandomVerticalFlip: argument 'prob' expected a value in [0, 1], "
+                f"got {prob}")
         self.prob = prob
 
     def _apply_image(self, img):
@@ -180,12 +187,13 @@ class Transpose(BaseTransform):
 def _factor_range(value, name, center=1.0, bound=None):
     if isinstance(value, numbers.Number):
         if value < 0:
-            raise ValueError(f"{name}: the value expected a non-negative number, got {value}")
+            raise _errors.InvalidArgument(
+                f"{name}: the value expected a non-negative number, got {value}")
         lo, hi = center - value, center + value
         if bound is None:
             lo = max(lo, 0.0)
         return lo, hi
-    raise TypeError(f"{name}: the value expected a number, got {value!r}")
+    raise _errors.InvalidType(f"{name}: the value expected a number, got {value!r}")
 
 
 class BrightnessTransform(BaseTransform):
@@ -225,8 +233,9 @@ class HueTransform(BaseTransform):
     def __init__(self, value, keys=None):
         super().__init__(keys)
         if not 0 <= value <= 0.5:
-            raise ValueError(f"HueTransform: the value expected a number in [0, 0.5], got "
-                             f"{value}")
+            raise _errors.InvalidArgument(
+                f"HueTransform: the value expected a number in [0, 0.5], got "
+                f"{value}")
         self.value = (-value, value)
 
     def _apply_image(self, img):
@@ -276,8 +285,9 @@ class RandomCrop(BaseTransform):
             img = F.pad(img, (0, th - h), self.fill, self.padding_mode)
         h, w = F._size_of(img)
         if h < th or w < tw:
-            raise ValueError(f"RandomCrop: the crop size {self.size} is larger than the image "
-                             f"({h}, {w}); use padding or pad_if_needed=True")
+            raise _errors.InvalidArgument(
+                f"RandomCrop: the crop size {self.size} is larger than the image "
+                f"({h}, {w}); use padding or pad_if_needed=True")
         i = random.randint(0, h - th)
         j = random.randint(0, w - tw)
         return F.crop(img, i, j, th, tw)
@@ -288,8 +298,9 @@ class Pad(BaseTransform):
         super().__init__(keys)
         F._padding4(padding, "Pad")
         if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
-            raise ValueError(f"Pad: argument 'padding_mode' expected constant, edge, reflect or "
-                             f"symmetric, got {padding_mode!r}")
+            raise _errors.InvalidArgument(
+                f"Pad: argument 'padding_mode' expected constant, edge, reflect or "
+                f"symmetric, got {padding_mode!r}")
         self.padding = padding
         self.fill = fill
         self.padding_mode = padding_mode
@@ -306,12 +317,14 @@ class RandomRotation(BaseTransform):
         super().__init__(keys)
         if isinstance(degrees, numbers.Number):
             if degrees < 0:
-                raise ValueError(f"RandomRotation: argument 'degrees' as a number expected a "
-                                 f"non-negative value, got {degrees}")
+                raise _errors.InvalidArgument(
+                    f"RandomRotation: argument 'degrees' as a number expected a "
+                    f"non-negative value, got {degrees}")
             degrees = (-degrees, degrees)
         elif not (isinstance(degrees, (list, tuple)) and len(degrees) == 2):
-            raise ValueError(f"RandomRotation: argument 'degrees' expected a number or "
-                             f"(min, max), got {degrees!r}")
+            raise _errors.InvalidArgument(
+                f"RandomRotation: argument 'degrees' expected a number or "
+                f"(min, max), got {degrees!r}")
         self.degrees = tuple(degrees)
         self.interpolation = interpolation
         self.expand = expand
