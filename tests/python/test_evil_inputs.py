@@ -331,6 +331,34 @@ def test_damaged_metadata(saved_model, op, load, change, words):
     assert "m.pdiparams" in msg and words in msg
 
 
+@pytest.mark.parametrize("op,load", LOADERS, ids=[o for o, _ in LOADERS])
+@pytest.mark.parametrize("version,words", [
+    ("2", "format version '2' (written by skiff 9.0.0), newer than this Skiff"),
+    ("0", "format version '0' (written by skiff 9.0.0), unknown to this Skiff"),
+    ("v1", "format version 'v1' (written by skiff 9.0.0), unknown to this Skiff"),
+    (None, "no metadata 'skiff.format'"),
+], ids=["newer", "older", "not a number", "missing"])
+def test_model_format_version(saved_model, op, load, version, words):
+    # A model of another format version is refused naming both versions (docs/FORMATS.md).
+    def change(m):
+        m["skiff.producer"] = "skiff 9.0.0"
+        if version is None:
+            m.pop("skiff.format")
+        else:
+            m["skiff.format"] = version
+    _rewrite_meta(saved_model, change)
+    msg = _raises(ValueError, f"{op}: ", lambda: load(saved_model))
+    assert "m.pdiparams" in msg and words in msg
+    if version is not None:
+        assert "reads format version 1" in msg and paddle.__version__ in msg
+
+
+def test_saved_model_names_its_format(saved_model):
+    _, meta = _C.load_safetensors(saved_model + ".pdiparams")
+    assert meta["skiff.format"] == "1"
+    assert meta["skiff.producer"] == f"skiff {paddle.__version__}"
+
+
 # --- unclear errors -----------------------------------------------------------------------------
 def test_batch_norm_channel_mismatch():
     bn = paddle.nn.BatchNorm2D(3)

@@ -10,6 +10,30 @@ from .. import _C
 
 MODEL_SUFFIX = ".pdmodel"
 PARAMS_SUFFIX = ".pdiparams"
+# The model format version this Skiff writes and reads (docs/FORMATS.md). A change that an
+# older reader would misread bumps it.
+FORMAT_VERSION = 1
+
+
+def format_metadata():
+    """The metadata every writer of an inference model puts first: format and producer."""
+    from .. import version
+    return {"skiff.format": str(FORMAT_VERSION), "skiff.producer": f"skiff {version.full_version}"}
+
+
+def _check_format(op, params_file, meta):
+    from .. import version
+    got = meta.get("skiff.format")
+    producer = meta.get("skiff.producer", "an unknown producer")
+    if got is None:
+        raise ValueError(f"{op}: '{params_file}' has no metadata 'skiff.format' (not written by "
+                         "jit.save or static.save_inference_model?)")
+    if got != str(FORMAT_VERSION):
+        newer = got.isdigit() and int(got) > FORMAT_VERSION
+        raise ValueError(f"{op}: '{params_file}' is in model format version {got!r} (written by "
+                         f"{producer}), {'newer than' if newer else 'unknown to'} this Skiff "
+                         f"{version.full_version}, which reads format version {FORMAT_VERSION}"
+                         + (": load it with a newer Skiff" if newer else ""))
 
 _DTYPES = {"bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
            "float64"}
@@ -82,6 +106,7 @@ def read_inference_model(prefix, op):
         raise ValueError(f"{op}: '{model}' is not a text IR program (not UTF-8 at byte "
                          f"{e.start})") from None
     params, meta = _C.load_safetensors(params_file)
+    _check_format(op, params_file, meta)
     try:
         program = _C.jit.Program.parse(text, params)
     except (ValueError, TypeError, IndexError, KeyError, NotImplementedError, RuntimeError) as e:

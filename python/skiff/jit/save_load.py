@@ -12,7 +12,7 @@ from ..static.input import InputSpec
 from .flatten import _Slot
 from .static_function import StaticFunction, _capture_specs, _flat_specs
 
-from .model_files import MODEL_SUFFIX, PARAMS_SUFFIX, read_inference_model
+from .model_files import MODEL_SUFFIX, PARAMS_SUFFIX, format_metadata, read_inference_model
 
 
 def _function_of(layer):
@@ -59,7 +59,7 @@ def save(layer, path, input_spec=None, **configs):
                     state_names[ir_name] = key
                     break
     meta = {
-        "skiff.format": "1",
+        **format_metadata(),
         "skiff.inputs": json.dumps([{"name": n, "shape": list(s.ir_shape()), "dtype": s.dtype}
                                     for n, s in zip(names, specs)]),
         "skiff.outputs": json.dumps({"count": concrete.n_out,

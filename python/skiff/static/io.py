@@ -169,7 +169,8 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
                              f"'{name}', which is not in feed_vars ({feed_names})")
     inputs = [{"name": n, "shape": list(program._data[n][0]), "dtype": program._data[n][1].name}
               for n in pruned.inputs]
-    meta = {"skiff.format": "1", "skiff.inputs": json.dumps(inputs),
+    from ..jit.model_files import format_metadata
+    meta = {**format_metadata(), "skiff.inputs": json.dumps(inputs),
             "skiff.outputs": json.dumps({"count": len(names), "single": len(names) == 1}),
             "skiff.state_names": json.dumps({}), "skiff.fetch_names": json.dumps(names)}
     os.makedirs(os.path.dirname(os.path.abspath(path_prefix)), exist_ok=True)
