@@ -320,6 +320,18 @@ CASES = [
     Case("rms_norm", [F(3, 4), F(4)],
          lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w, None,
          call=lambda o, x, w: o.rms_norm(x, w)[0]),
+    Case("batch_norm", [F(4, 3, 2), F(3), In((3,), "pos"), F(3), F(3)],
+         lambda x, m, v, w, b: ((x - x.mean((0, 2), keepdims=True))
+                                / np.sqrt(x.var((0, 2), keepdims=True) + 1e-5)
+                                * w[:, None] + b[:, None]),
+         _t(lambda x, m, v, w, b: TF.batch_norm(x, m.detach().clone(), v.detach().clone(), w, b,
+                                                True, 0.1, 1e-5)),
+         call=lambda o, x, m, v, w, b: o.batch_norm(x, m, v, w, b)[0]),
+    Case("batch_norm", [F(4, 2, 3), F(3), In((3,), "pos"), F(3), F(3)],  # eval, NLC
+         lambda x, m, v, w, b: (x - m) / np.sqrt(v + 1e-5) * w + b,
+         _t(lambda x, m, v, w, b: TF.batch_norm(x.transpose(1, 2), m.detach(), v.detach(), w, b,
+                                                False, 0.1, 1e-5).transpose(1, 2)),
+         call=lambda o, x, m, v, w, b: o.batch_norm(x, m, v, w, b, True, 0.9, 1e-5, "NLC")[0]),
     Case("embedding", [In((2, 3), "idx:5"), F(5, 4)], lambda i, w: w[i],
          _t(TF.embedding) if TF else None),
     Case("one_hot", [In((2, 3), "idx:5")], lambda i: np.eye(5)[i].astype(np.float32), None,
@@ -351,7 +363,7 @@ EXCLUDED = {
     "uniform", "gaussian", "randint", "randperm",
     "fused_sgd_", "fused_momentum_", "fused_adam_", "fused_adamw_",
     # Backward ops: the C++ consistency and gradient checks, and conv2d/pool2d's backward here.
-    "conv2d_grad", "pool2d_grad",
+    "conv2d_grad", "pool2d_grad", "batch_norm_grad",
 }
 
 

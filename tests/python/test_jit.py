@@ -189,7 +189,10 @@ def test_buffers_dropout_and_gradients_match_eager():
     for a, b in zip(eager, static):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(me.bn._mean.numpy(), ms.bn._mean.numpy())
-    np.testing.assert_array_equal(me.l1.weight.grad.numpy(), ms.l1.weight.grad.numpy())
+    # Eager backward runs the fused batch_norm_grad kernel; a captured gradient is the composed
+    # (differentiable) rule: equal up to float rounding.
+    np.testing.assert_allclose(me.l1.weight.grad.numpy(), ms.l1.weight.grad.numpy(), rtol=1e-5,
+                               atol=1e-5)
 
 
 def test_input_gradients_and_higher_order_inside_a_capture():

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "skiff/core/scalar.h"
@@ -63,6 +64,15 @@ Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor
 Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
                      const std::optional<Tensor>& weight, float epsilon, int64_t begin_norm_axis,
                      int wrt);
+/// batch_norm's rule (norm_grads.cc): gradients of x, scale and bias. The four statistics'
+/// gradients may be undefined (unused). Fused batch_norm_grad unless grad mode is on
+/// (create_graph), then composed from the op API.
+std::tuple<Tensor, Tensor, Tensor> batch_norm_vjp(
+    const Tensor& grad, const Tensor& grad_mean_out, const Tensor& grad_variance_out,
+    const Tensor& grad_saved_mean, const Tensor& grad_saved_variance, const Tensor& x,
+    const std::optional<Tensor>& scale, const std::optional<Tensor>& bias, const Tensor& saved_mean,
+    const Tensor& saved_variance, bool is_test, float momentum, float epsilon,
+    const std::string& data_format, bool use_global_stats, bool trainable_statistics);
 /// grad_softmax may be undefined (no gradient reached the softmax output).
 Tensor cross_entropy_grad(const Tensor& grad_softmax, const Tensor& grad_loss, const Tensor& logits,
                           const Tensor& softmax, const Tensor& label, bool soft_label,

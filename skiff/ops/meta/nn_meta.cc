@@ -73,6 +73,90 @@ void rms_norm_meta(std::string_view op, const TensorMeta& x, const TensorMeta* w
   *inv_rms = {stat_dtype(x.dtype), lead};
 }
 
+int batch_norm_channel_axis(std::string_view op, const std::string& data_format, int rank) {
+  static const char* const kFirst[] = {"NC", "NCL", "NCHW", "NCDHW"};
+  static const char* const kLast[] = {"NLC", "NHWC", "NDHWC"};
+  for (const char* f : kFirst) {
+    if (data_format == f) return 1;
+  }
+  for (const char* f : kLast) {
+    if (data_format == f) return rank == 2 ? 1 : rank - 1;
+  }
+  SKIFF_THROW(kInvalidArgument, op, "data_format",
+              "one of NC, NCL, NCHW, NCDHW, NLC, NHWC, NDHWC", str("'", data_format, "'"));
+}
+
+namespace {
+// x: floating, rank 2-5; returns its channel count (-1 when only known at run time).
+int64_t batch_norm_channels(std::string_view op, const TensorMeta& x,
+                            const std::string& data_format) {
+  enforce_floating(op, "x", x.dtype);
+  SKIFF_ENFORCE(x.dims.size() >= 2 && x.dims.size() <= 5, kInvalidArgument, op, "x",
+                "a tensor of rank 2 to 5", str("shape ", x.dims));
+  return x.dims[batch_norm_channel_axis(op, data_format, x.dims.size())];
+}
+
+// A per-channel tensor of batch_norm: [C], x's dtype or float32 for 16-bit x.
+void check_channel_param(std::string_view op, const char* arg, const TensorMeta& p,
+                         const TensorMeta& x, int64_t channels) {
+  const bool ok = p.dims.size() == 1 && (channels < 0 || p.dims[0] < 0 || p.dims[0] == channels);
+  SKIFF_ENFORCE(ok, kInvalidArgument, op, arg,
+                str("shape [", channels, "] (the channels of x, shape ", x.dims, ")"), p.dims);
+  const bool dtype_ok = p.dtype == x.dtype || (is_16bit(x.dtype) && p.dtype == DType::kFloat32);
+  SKIFF_ENFORCE(dtype_ok, kTypeError, op, arg, str("dtype ", x.dtype, " (x's) or float32"),
+                p.dtype);
+}
+}  // namespace
+
+void batch_norm_meta(std::string_view op, const TensorMeta& x, const TensorMeta& mean,
+                     const TensorMeta& variance, const TensorMeta* scale, const TensorMeta* bias,
+                     bool is_test, float momentum, float epsilon, const std::string& data_format,
+                     bool use_global_stats, bool trainable_statistics, TensorMeta* out,
+                     TensorMeta* mean_out, TensorMeta* variance_out, TensorMeta* saved_mean,
+                     TensorMeta* saved_variance) {
+  (void)is_test, (void)use_global_stats, (void)trainable_statistics;
+  const int64_t c = batch_norm_channels(op, x, data_format);
+  // The running mean fixes the channel count (the layer's num_features): name x when it differs.
+  if (mean.dims.size() == 1 && c >= 0 && mean.dims[0] >= 0) {
+    const int axis = batch_norm_channel_axis(op, data_format, x.dims.size());
+    SKIFF_ENFORCE(mean.dims[0] == c, kInvalidArgument, op, "x",
+                  str(mean.dims[0], " channels on axis ", axis, " (", data_format,
+                      "; the length of mean, the layer's num_features)"),
+                  str(c, " in shape ", x.dims));
+  }
+  check_channel_param(op, "mean", mean, x, c);
+  check_channel_param(op, "variance", variance, x, c);
+  if (scale) check_channel_param(op, "scale", *scale, x, c);
+  if (bias) check_channel_param(op, "bias", *bias, x, c);
+  SKIFF_ENFORCE(epsilon >= 0, kInvalidArgument, op, "epsilon", ">= 0", epsilon);
+  SKIFF_ENFORCE(std::isfinite(momentum), kInvalidArgument, op, "momentum", "a finite number",
+                momentum);
+  *out = x;
+  *mean_out = mean;
+  *variance_out = variance;
+  *saved_mean = {stat_dtype(x.dtype), Dims{c}};
+  *saved_variance = *saved_mean;
+}
+
+void batch_norm_grad_meta(std::string_view op, const TensorMeta& x, const TensorMeta& saved_mean,
+                          const TensorMeta& saved_variance, const TensorMeta& out_grad,
+                          const TensorMeta* scale, const std::string& data_format,
+                          bool use_global_stats, TensorMeta* x_grad, TensorMeta* scale_grad,
+                          TensorMeta* bias_grad) {
+  (void)use_global_stats;
+  const int64_t c = batch_norm_channels(op, x, data_format);
+  if (scale) check_channel_param(op, "scale", *scale, x, c);
+  check_channel_param(op, "saved_mean", saved_mean, x, c);
+  check_channel_param(op, "saved_variance", saved_variance, x, c);
+  SKIFF_ENFORCE(out_grad.dims == x.dims, kInvalidArgument, op, "out_grad",
+                str("x's shape ", x.dims), out_grad.dims);
+  SKIFF_ENFORCE(out_grad.dtype == x.dtype, kTypeError, op, "out_grad", str("x's dtype ", x.dtype),
+                out_grad.dtype);
+  *x_grad = x;
+  *scale_grad = {scale ? scale->dtype : stat_dtype(x.dtype), Dims{c}};
+  *bias_grad = *scale_grad;
+}
+
 void embedding_meta(std::string_view op, const TensorMeta& x, const TensorMeta& weight,
                     int64_t padding_idx, TensorMeta* out) {
   enforce_index(op, "x", x.dtype);

@@ -115,6 +115,50 @@ TEST(LayerNormTest, BadInputs) {
                {"rms_norm", "'weight'", "got [5]"});
 }
 
+TEST(BatchNormTest, BadInputsNameTheArgument) {
+  const DenseTensor x = random_f32({2, 3, 4}, 2);
+  const DenseTensor c3 = random_f32({3}, 3), c4 = random_f32({4}, 4);
+  auto bn = [&](const DenseTensor& in, const DenseTensor& m, const DenseTensor& v,
+                const DenseTensor* s, const std::string& fmt = "NCHW", float eps = 1e-5f) {
+    return dense::batch_norm(in, m, v, s, nullptr, false, 0.9f, eps, fmt);
+  };
+  expect_error([&] { bn(x, c4, c4, nullptr); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'x'", "4 channels on axis 1", "got 3 in shape [2, 3, 4]"});
+  expect_error([&] { bn(x, c3, c4, nullptr); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'variance'", "[3]", "got [4]"});
+  expect_error([&] { bn(x, c3, c3, &c4); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'scale'", "got [4]"});
+  expect_error([&] { bn(x, c3, c3, nullptr, "NCWH"); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'data_format'", "NHWC", "got 'NCWH'"});
+  expect_error([&] { bn(x, c3, c3, nullptr, "NCHW", -1.0f); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'epsilon'"});
+  expect_error([&] { bn(random_f32({6}, 5), c3, c3, nullptr); }, ErrorCode::kInvalidArgument,
+               {"batch_norm", "'x'", "rank 2 to 5", "got shape [6]"});
+  const DenseTensor m64 = make_tensor({3}, DType::kFloat64, {0, 0, 0});
+  expect_error([&] { bn(x, m64, c3, nullptr); }, ErrorCode::kTypeError,
+               {"batch_norm", "'mean'", "float32", "got float64"});
+  const DenseTensor xi = make_tensor({2, 3}, DType::kInt64, {1, 2, 3, 4, 5, 6});
+  expect_error([&] { bn(xi, c3, c3, nullptr); }, ErrorCode::kTypeError, {"batch_norm", "'x'"});
+  expect_error([&] { dense::batch_norm_grad(x, c3, c3, random_f32({2, 3, 5}, 6)); },
+               ErrorCode::kInvalidArgument, {"batch_norm_grad", "'out_grad'", "got [2, 3, 5]"});
+}
+
+TEST(BatchNormTest, SixteenBitInputKeepsFloat32Statistics) {
+  const DenseTensor xb = dense::cast(random_f32({4, 3, 5}, 7), DType::kBFloat16);
+  const DenseTensor m = make_tensor({3}, DType::kFloat32, {0, 0, 0});
+  const DenseTensor v = make_tensor({3}, DType::kFloat32, {1, 1, 1});
+  auto [out, mean_out, var_out, saved_mean, saved_inv_std] =
+      dense::batch_norm(xb, m, v, &v, &m, false, 0.9f, 1e-5f, "NCHW");
+  EXPECT_EQ(out.dtype(), DType::kBFloat16);
+  EXPECT_EQ(mean_out.dtype(), DType::kFloat32);
+  EXPECT_EQ(saved_mean.dtype(), DType::kFloat32);
+  EXPECT_EQ(saved_inv_std.dims(), Dims({3}));
+  auto [dx, dscale, dbias] = dense::batch_norm_grad(xb, saved_mean, saved_inv_std, xb, nullptr);
+  EXPECT_EQ(dx.dtype(), DType::kBFloat16);
+  EXPECT_EQ(dscale.dtype(), DType::kFloat32);
+  EXPECT_EQ(dbias.dims(), Dims({3}));
+}
+
 TEST(LayerNormTest, StatisticsAndMixedPrecisionParameters) {
   const DenseTensor x = f32({2, 2}, {1, 3, -2, 2});
   auto [out, mean, var] = dense::layer_norm(x, nullptr, nullptr, 0.0f, 1);

@@ -39,9 +39,57 @@ std::vector<OpSample> softmax_samples() {
           sample({{6, 40, 300}}, {{"axis", int64_t{1}}})};  // threads over column blocks
 }
 
+InputMaker positive_values() {
+  return [](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {
+    return random_tensor(dims, dtype, Domain::kPositive, rng);
+  };
+}
+
+// batch_norm: x, mean, variance, scale, bias. Training (batch statistics), eval, global and
+// trainable statistics, channels first and last, ranks 2-5, no affine parameters, zero size,
+// and large ones that split over threads (channels first by channel, channels last by chunks).
+std::vector<OpSample> batch_norm_samples() {
+  const AttrValue nhwc = std::string("NHWC"), nlc = std::string("NLC");
+  return {with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
+          with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{4}}, {{4}}}, {{"data_format", nhwc}}),
+          with_optional({{{6, 2}}, {{2}}, {{2}}, {}, {}}, {{"momentum", 0.5}}),
+          with_optional({{{3, 4, 2}}, {{2}}, {{2}}, {{2}}, {{2}}}, {{"data_format", nlc}}),
+          with_optional({{{2, 3, 2, 2, 2}}, {{3}}, {{3}}, {{3}}, {}}, {{"epsilon", 1e-3}}),
+          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"is_test", true}}),
+          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"use_global_stats", true}}),
+          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}},
+                        {{"is_test", true}, {"trainable_statistics", true}}),
+          with_optional({{{0, 3, 2}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
+          with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{16}}, {{16}}}, {}),
+          with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{64}}, {{64}}}, {{"data_format", nhwc}})};
+}
+
+// batch_norm_grad: x, saved_mean, saved_variance (1/std), out_grad, scale.
+std::vector<OpSample> batch_norm_grad_samples() {
+  const AttrValue nhwc = std::string("NHWC");
+  return {with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}}, {}),
+          with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{2, 3, 2, 4}}, {{4}}},
+                        {{"data_format", nhwc}}),
+          with_optional({{{6, 2}}, {{2}}, {{2}}, {{6, 2}}, {}}, {}),
+          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}},
+                        {{"use_global_stats", true}}),
+          with_optional({{{0, 3}}, {{3}}, {{3}}, {{0, 3}}, {{3}}}, {}),
+          with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{8, 16, 32, 32}}, {{16}}}, {}),
+          with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{8, 8, 8, 64}}, {{64}}},
+                        {{"data_format", nhwc}})};
+}
+
 }  // namespace
 
 void add_nn_op_infos(OpDb& db) {
+  db.add({.name = "batch_norm",
+          .samples = batch_norm_samples(),
+          .input_makers = {{2, positive_values()}},
+          .tolerance_scale = 4});
+  db.add({.name = "batch_norm_grad",
+          .samples = batch_norm_grad_samples(),
+          .input_makers = {{2, positive_values()}},
+          .tolerance_scale = 4});
   db.add({.name = "softmax", .samples = softmax_samples()});
   db.add({.name = "log_softmax", .samples = softmax_samples()});
   db.add({.name = "layer_norm",

@@ -44,61 +44,33 @@ def _stat_shape(x, axis):
     return shape
 
 
+_BN_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None,
                name=None):
-    """Paddle's batch_norm. In training (and use_global_stats not True) it normalizes with the
-    batch statistics and updates running_mean/running_var in place:
-    running = momentum * running + (1 - momentum) * batch (unbiased variance)."""
-    rank = len(x.shape)
-    if rank < 2:
-        raise ValueError(f"batch_norm: argument 'x' expected rank >= 2, got shape {x.shape}")
-    axis = _channel_axis(data_format, rank)
-    channels = x.shape[axis]
-    stats = running_mean.shape[0] if len(running_mean.shape) == 1 else -1
-    if channels >= 0 and stats >= 0 and channels != stats:
-        raise ValueError(f"batch_norm: argument 'x' expected {stats} channels on axis {axis} "
-                         f"({data_format}; the layer's num_features), got {channels} in shape "
-                         f"{list(x.shape)}")
-    reduce_axes = [i for i in range(rank) if i != axis]
-    shape = _stat_shape(x, axis)
-    use_batch = training and not use_global_stats
-    if use_batch:
-        mean = _ops.mean(x, reduce_axes, True)
-        centered = _ops.subtract(x, mean)
-        var = _ops.mean(_ops.square(centered), reduce_axes, True)
-        n = 1
-        for i in reduce_axes:
-            n *= x.shape[i]
-        from .._assign import assign_into as update_in_place
-        with _no_grad():
-            m = _ops.reshape(mean.detach(), [x.shape[axis]])
-            v = _ops.reshape(var.detach(), [x.shape[axis]])
-            if any(x.shape[i] < 0 for i in reduce_axes):  # a static program's None dim: the
-                # count is known only at run time
-                count = _ops.sum(_ops.ones_like(x, v.dtype), reduce_axes)
-                unbiased = _ops.multiply(v, _ops.divide(count, _ops.maximum(
-                    _ops.scale(count, 1.0, -1.0, True), _ops.ones_like(count))))
-            else:
-                unbiased = _ops.scale(v, n / max(n - 1, 1), 0.0, True)
-            new_mean = _ops.add(_ops.scale(running_mean, momentum, 0.0, True),
-                                _ops.scale(_ops.cast(m, running_mean.dtype), 1.0 - momentum,
-                                           0.0, True))
-            new_var = _ops.add(_ops.scale(running_var, momentum, 0.0, True),
-                               _ops.scale(_ops.cast(unbiased, running_var.dtype), 1.0 - momentum,
-                                          0.0, True))
-            update_in_place(running_mean, new_mean)
-            update_in_place(running_var, new_var)
+    """Paddle's batch_norm, one fused op (`batch_norm`; its rule is the fused
+    `batch_norm_grad`). With use_global_stats None, training normalizes with the batch
+    statistics and eval with the running ones; True always uses the running ones, False always
+    the batch's. When the batch statistics are used, running_mean/running_var are updated in
+    place: running = momentum * running + (1 - momentum) * batch (unbiased variance)."""
+    if data_format not in _BN_FORMATS:
+        raise ValueError(f"batch_norm: argument 'data_format' expected one of "
+                         f"{', '.join(_BN_FORMATS)}, got {data_format!r}")
+    if use_global_stats is None:
+        use_global_stats, trainable_statistics = not training, False
     else:
-        mean = _ops.reshape(running_mean, shape)
-        var = _ops.reshape(running_var, shape)
-        centered = _ops.subtract(x, mean)
-    y = _ops.multiply(centered, _ops.rsqrt(_ops.scale(var, 1.0, epsilon, True)))
-    if weight is not None:
-        y = _ops.multiply(y, _ops.reshape(weight, shape))
-    if bias is not None:
-        y = _ops.add(y, _ops.reshape(bias, shape))
-    return y
+        trainable_statistics = not use_global_stats
+    is_test = not training
+    out, mean_out, variance_out, _, _ = _ops.batch_norm(
+        x, running_mean, running_var, weight, bias, is_test, momentum, epsilon, data_format,
+        use_global_stats, trainable_statistics)
+    if not ((is_test and not trainable_statistics) or use_global_stats):
+        from .._assign import assign_into
+        assign_into(running_mean, mean_out)
+        assign_into(running_var, variance_out)
+    return out
 
 
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,

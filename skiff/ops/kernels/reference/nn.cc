@@ -7,6 +7,7 @@
 
 #include "skiff/core/generator.h"
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/meta/nn_meta.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 
 namespace skiff::ops {
@@ -229,5 +230,102 @@ void dropout_reference(const KernelContext& ctx, const DropoutArgs& a) {
   }
 }
 SKIFF_INSTANTIATE_KERNEL(dropout, reference)
+
+namespace {
+// batch_norm's x in row-major order as [outer, C, inner] (channel axis per data_format).
+struct BnSplit {
+  int64_t outer = 1, c = 1, inner = 1;
+  int64_t at(int64_t n, int64_t c_, int64_t i) const { return (n * c + c_) * inner + i; }
+};
+
+BnSplit bn_split(const char* op, const Dims& dims, const std::string& format) {
+  const int axis = meta::batch_norm_channel_axis(op, format, dims.size());
+  BnSplit s;
+  for (int i = 0; i < axis; ++i) s.outer *= dims[i];
+  s.c = dims[axis];
+  for (int i = axis + 1; i < dims.size(); ++i) s.inner *= dims[i];
+  return s;
+}
+
+void set_any(DenseTensor& t, int64_t offset, double v) {
+  visit_dtype(t.dtype(), [&](auto tag) {
+    using P = decltype(tag);
+    static_cast<P*>(t.raw_data())[offset] = static_cast<P>(static_cast<compute_t<P>>(v));
+  });
+}
+}  // namespace
+
+template <typename T>
+void batch_norm_reference(const KernelContext& ctx, const BatchNormArgs& a) {
+  const BnSplit s = bn_split(ctx.op, a.x.dims(), a.data_format);
+  const std::vector<double> x = row_major_values(a.x);
+  const std::vector<double> rm = row_major_values(a.mean), rv = row_major_values(a.variance);
+  const std::vector<double> scale = a.scale ? row_major_values(*a.scale) : std::vector<double>();
+  const std::vector<double> bias = a.bias ? row_major_values(*a.bias) : std::vector<double>();
+  const bool batch = !((a.is_test && !a.trainable_statistics) || a.use_global_stats);
+  const int64_t m = s.outer * s.inner;
+  for (int64_t c = 0; c < s.c; ++c) {
+    double mean = rm[c], var = rv[c], mean_out = rm[c], var_out = rv[c];
+    if (batch && m > 0) {
+      double sum = 0, sq = 0;
+      for (int64_t n = 0; n < s.outer; ++n)
+        for (int64_t i = 0; i < s.inner; ++i) sum += x[s.at(n, c, i)];
+      mean = sum / m;
+      for (int64_t n = 0; n < s.outer; ++n)
+        for (int64_t i = 0; i < s.inner; ++i) sq += (x[s.at(n, c, i)] - mean) * (x[s.at(n, c, i)] - mean);
+      var = sq / m;
+      mean_out = a.momentum * rm[c] + (1 - a.momentum) * mean;
+      var_out = a.momentum * rv[c] + (1 - a.momentum) * sq / std::max<int64_t>(m - 1, 1);
+    }
+    const double inv_std = 1 / std::sqrt(var + a.epsilon);
+    for (int64_t n = 0; n < s.outer; ++n) {
+      for (int64_t i = 0; i < s.inner; ++i) {
+        double y = (x[s.at(n, c, i)] - mean) * inv_std;
+        if (a.scale) y *= scale[c];
+        if (a.bias) y += bias[c];
+        set_any(*a.out, s.at(n, c, i), y);
+      }
+    }
+    set_any(*a.mean_out, c, mean_out);
+    set_any(*a.variance_out, c, var_out);
+    set_any(*a.saved_mean, c, mean);
+    set_any(*a.saved_variance, c, inv_std);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(batch_norm, reference)
+
+template <typename T>
+void batch_norm_grad_reference(const KernelContext& ctx, const BatchNormGradArgs& a) {
+  const BnSplit s = bn_split(ctx.op, a.x.dims(), a.data_format);
+  const std::vector<double> x = row_major_values(a.x), dy = row_major_values(a.out_grad);
+  const std::vector<double> mean = row_major_values(a.saved_mean);
+  const std::vector<double> inv_std = row_major_values(a.saved_variance);
+  const std::vector<double> scale = a.scale ? row_major_values(*a.scale) : std::vector<double>();
+  const int64_t m = s.outer * s.inner;
+  for (int64_t c = 0; c < s.c; ++c) {
+    const double g = a.scale ? scale[c] : 1.0;
+    double sum_dy = 0, sum_dy_xhat = 0;
+    for (int64_t n = 0; n < s.outer; ++n) {
+      for (int64_t i = 0; i < s.inner; ++i) {
+        const int64_t k = s.at(n, c, i);
+        sum_dy += dy[k];
+        sum_dy_xhat += dy[k] * (x[k] - mean[c]) * inv_std[c];
+      }
+    }
+    for (int64_t n = 0; n < s.outer; ++n) {
+      for (int64_t i = 0; i < s.inner; ++i) {
+        const int64_t k = s.at(n, c, i);
+        double dx = dy[k];
+        if (!a.use_global_stats) {
+          dx -= sum_dy / m + (x[k] - mean[c]) * inv_std[c] * sum_dy_xhat / m;
+        }
+        set_any(*a.x_grad, k, g * inv_std[c] * dx);
+      }
+    }
+    set_any(*a.scale_grad, c, sum_dy_xhat);
+    set_any(*a.bias_grad, c, sum_dy);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(batch_norm_grad, reference)
 
 }  // namespace skiff::ops
