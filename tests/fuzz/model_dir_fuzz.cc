@@ -3,6 +3,8 @@
 // (safetensors). An input is the .pdmodel text, a NUL byte, then the .pdiparams bytes (no NUL:
 // all of it is the program and there are no parameters). Any input must either load (params
 // read, program parsed, verified and bound to them) or throw skiff::Error; never crash or hang.
+// With parameters, the predictor's reader (skiff/inference/saved_model.h: format version and
+// metadata checks) reads the same two files.
 // Build and run: scripts/fuzz.sh model_dir_fuzz 600   (seeds: tests/fuzz/corpus/model_dir)
 #include <cstring>
 #include <string_view>
@@ -10,6 +12,7 @@
 #include "fuzz_util.h"
 #include "skiff/base/error.h"
 #include "skiff/checkpoint.h"
+#include "skiff/inference/saved_model.h"
 #include "skiff/runtime/jit/capture.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -31,6 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     skiff::jit::CapturedProgram again = skiff::jit::parse_program(printed, params);
     if (again.program->print() != printed) std::abort();
   } catch (const skiff::Error&) {
+  }
+  if (nul) {
+    const std::string model = skiff::fuzz::scratch_dir() + "/model.pdmodel";
+    skiff::fuzz::write_file(model, data, text_size);
+    try {
+      skiff::inference::read_saved_model(model, skiff::fuzz::scratch_dir() + "/model.pdiparams");
+    } catch (const skiff::Error&) {
+    }
   }
   return 0;
 }

@@ -1,0 +1,35 @@
+// The inference pass pipeline (docs/ARCHITECTURE.md "Inference"): named passes run in order on
+// a loaded program before it is lowered to kernels. Most are IR passes of the registry
+// (skiff/ir/passes, DRR fusions); `fold-params` is the predictor's own: it evaluates at load
+// every op that depends only on parameters and constants and binds the results as new
+// parameters (conv+bn folding, transposed or scaled weights, ...).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "skiff/runtime/jit/capture.h"
+
+namespace skiff::inference {
+
+/// The default list (Config with ir_optim on): simplification, parameter folding, CSE, DCE,
+/// then with oneDNN (`mkldnn`) the fusions that have kernels.
+std::vector<std::string> default_passes(bool mkldnn);
+
+/// Every name a pipeline may hold, with a line each.
+std::vector<std::pair<std::string, std::string>> known_passes();
+
+/// Runs `passes` on `p` (op dialect) in order; `after(pass name, program text)` is called after
+/// each pass when given (Config::SwitchIrDebug). An unknown name is an InvalidArgument error
+/// listing the known ones.
+void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
+                const std::function<void(const std::string&, const std::string&)>& after = {});
+
+/// fold-params: ops whose operands are all parameters or constants (pure, no regions, not
+/// random) are evaluated once; each such value used by the rest of the program becomes a new
+/// builtin.parameter `folded<k>` bound to the computed tensor. Returns the number of values
+/// folded.
+int fold_params(jit::CapturedProgram& p);
+
+}  // namespace skiff::inference

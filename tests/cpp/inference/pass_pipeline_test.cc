@@ -1,0 +1,136 @@
+// The inference pass pipeline (skiff/inference/pass_pipeline.h), before/after IR: parameter
+// folding, the oneDNN fusions, and the switches that turn them off.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "model_util.h"
+#include "skiff/inference.h"
+#include "skiff/inference/pass_pipeline.h"
+#include "skiff/inference/saved_model.h"
+#include "skiff/ops/generated/api.h"
+#include "skiff/tensor_util.h"
+
+namespace skiff {
+namespace {
+
+using inference::Config;
+using inference::CreatePredictor;
+
+// y = x @ (2 * w^T) + b: the transpose and the scale depend only on the weight.
+struct Folding {
+  Tensor w = to_tensor<float>({1, 2, 3, 4, 5, 6}, {2, 3});  // [out=2, in=3]
+  Tensor b = to_tensor<float>({0.5f, -0.5f}, {2});
+  std::vector<Tensor> operator()(const std::vector<Tensor>& in) const {
+    return {add(matmul(in[0], scale(transpose(w, {1, 0}), 2.0)), b)};
+  }
+};
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+class PassPipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = inference::testing::temp_dir(
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    inference::testing::save_model(dir_ + "/m", Folding(), {{{-1, 3}, DType::kFloat32, "x"}});
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::vector<float> run(inference::Predictor& p) {
+    auto in = p.GetInputHandle("x");
+    in->Reshape({2, 3});
+    const float x[6] = {1, 0, -1, 0.5f, 2, 1};
+    in->CopyFromCpu(x);
+    p.Run();
+    std::vector<float> y(4);
+    p.GetOutputHandle("out0")->CopyToCpu(y.data());
+    return y;
+  }
+  std::string dir_;
+};
+
+TEST_F(PassPipelineTest, FoldParamsEvaluatesWeightOnlyOpsAtLoad) {
+  inference::SavedModel m = inference::read_saved_model(dir_ + "/m.pdmodel", dir_ + "/m.pdiparams");
+  const std::string before = m.program.program->print();
+  EXPECT_EQ(count(before, "op.transpose"), 1u);
+  EXPECT_EQ(count(before, "op.scale"), 1u);
+  EXPECT_EQ(inference::fold_params(m.program), 1);
+  const std::string after = m.program.program->print();
+  EXPECT_EQ(count(after, "op.transpose"), 0u) << after;
+  EXPECT_EQ(count(after, "op.scale"), 0u) << after;
+  EXPECT_NE(after.find("builtin.parameter {name = \"folded0\"} : () -> tensor<3x2xf32>"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("op.matmul(%"), std::string::npos) << after;
+  // The folded value is 2 * w^T, bound as a parameter.
+  const auto& folded = m.program.params.back();
+  EXPECT_EQ(folded.first, "folded0");
+  EXPECT_EQ(to_vector<float>(folded.second), (std::vector<float>{2, 8, 4, 10, 6, 12}));
+  // Nothing left to fold.
+  EXPECT_EQ(inference::fold_params(m.program), 0);
+}
+
+TEST_F(PassPipelineTest, PredictorOutputsAreTheSameWithAndWithoutPasses) {
+  // y = x @ (2 w^T) + b for x = [[1, 0, -1], [0.5, 2, 1]].
+  const std::vector<float> want = {2 * (1 - 3) + 0.5f, 2 * (4 - 6) - 0.5f,
+                                   2 * (0.5f + 4 + 3) + 0.5f, 2 * (2 + 10 + 6) - 0.5f};
+  auto optimized = CreatePredictor(Config(dir_));
+  const std::string text = optimized->optimized_program();
+  // Folded weight, matmul + bias fused into linear, lowered to kernels.
+  EXPECT_EQ(count(text, "transpose"), 0u) << text;
+  EXPECT_EQ(count(text, "\"linear\""), 1u) << text;
+  EXPECT_EQ(count(text, "\"add\""), 0u) << text;
+  Config plain(dir_);
+  plain.SwitchIrOptim(false);
+  auto unoptimized = CreatePredictor(plain);
+  const std::string raw = unoptimized->optimized_program();
+  EXPECT_EQ(count(raw, "\"transpose\""), 1u) << raw;
+  EXPECT_EQ(count(raw, "\"linear\""), 0u) << raw;
+  Config no_fold(dir_);
+  no_fold.DeletePass("fold-params");
+  no_fold.DeletePass("fuse-linear");
+  auto partial = CreatePredictor(no_fold);
+  EXPECT_EQ(count(partial->optimized_program(), "\"transpose\""), 1u);
+  EXPECT_EQ(count(partial->optimized_program(), "\"add\""), 1u);
+  for (auto* p : {optimized.get(), unoptimized.get(), partial.get()}) {
+    const std::vector<float> y = run(*p);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(y[i], want[i], 1e-5) << i;
+  }
+}
+
+TEST_F(PassPipelineTest, IrDebugPrintsAfterEveryPass) {
+  Config c(dir_);
+  c.SwitchIrDebug(true);
+  ::testing::internal::CaptureStderr();
+  CreatePredictor(c);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  for (const std::string& pass : c.passes()) {
+    EXPECT_NE(err.find("// ----- IR after " + pass + "\n"), std::string::npos) << pass;
+  }
+  EXPECT_NE(err.find("// ----- IR after lower-to-kernel\n"), std::string::npos);
+}
+
+TEST(PassBuilderTest, EditsThePipeline) {
+  Config c;
+  inference::PassBuilder* b = c.pass_builder();
+  EXPECT_EQ(b->AllPasses(), inference::default_passes(true));
+  b->DeletePass("cse");
+  b->InsertPass(0, "dce");
+  b->AppendPass("fuse-rms-norm");
+  EXPECT_EQ(b->AllPasses().front(), "dce");
+  EXPECT_EQ(b->AllPasses().back(), "fuse-rms-norm");
+  EXPECT_EQ(c.passes(), b->AllPasses());
+  b->DeletePass(size_t{0});
+  EXPECT_NE(b->AllPasses().front(), "dce");
+  EXPECT_THROW(b->DeletePass(size_t{99}), Error);
+  c.SwitchIrOptim(false);
+  EXPECT_TRUE(c.passes().empty());
+}
+
+}  // namespace
+}  // namespace skiff
