@@ -153,6 +153,43 @@ def gen_registration(ops):
     return "\n".join(out)
 
 
+def gen_args_view(ops):
+    """Per op, a function listing the tensors and attributes of its kernel argument struct
+    (skiff/ops/kernel_args_view.h): how a device plugin's kernels and the CPU fallback read a
+    call without knowing the op."""
+    out = [HEADER, "#include \"skiff/ops/kernel_args_view.h\"",
+           "#include \"skiff/ops/generated/kernels/all.h\"\n", "namespace skiff::ops {\n",
+           "namespace {\n"]
+    for op in ops:
+        out.append(f"void view_{op.name}([[maybe_unused]] const void* p, KernelArgsView& v) {{")
+        out.append(f"  [[maybe_unused]] const auto& a = *static_cast<const {camel(op.name)}Args*>(p);")
+        ins = []
+        for a in op.args:
+            if a.kind == "kTensor":
+                ins.append(f"{{&a.{a.name}}}")
+            elif a.kind == "kTensorList":
+                ins.append(f"input_ptrs(a.{a.name})")
+            elif a.kind == "kOptionalTensor":
+                ins.append(f"optional_ptrs(a.{a.name})")
+        out.append(f"  v.inputs = {{{', '.join(ins)}}};")
+        for a in op.args:
+            if a.is_tensor:
+                continue
+            out.append(f"  v.attrs.emplace(\"{a.name}\", AttrValue({VALUE_TYPE[a.kind]}(a.{a.name})));")
+        outs = [f"output_ptrs(a.{o.name})" if o.is_list else f"{{a.{o.name}}}" for o in op.outputs]
+        out.append(f"  v.outputs = {{{', '.join(outs)}}};")
+        out.append("}\n")
+    out.append("}  // namespace\n")
+    out.append("ArgsViewFn args_view_fn(OpId id) {")
+    out.append("  static constexpr ArgsViewFn kTable[] = {")
+    for op in ops:
+        out.append(f"      &view_{op.name},")
+    out.append("  };")
+    out.append("  return kTable[id];\n}\n")
+    out.append("}  // namespace skiff::ops\n")
+    return "\n".join(out)
+
+
 def attr_value_expr(a):
     return a.default_attr
 
@@ -969,6 +1006,7 @@ def main():
             "op_schemas.cc": gen_schemas(ops),
             "dense/all.h": umbrella(ops, "dense", "The dense op API"),
             "boxed_api.cc": gen_boxed(ops),
+            "kernel_args_view.cc": gen_args_view(ops),
             "api.h": gen_api_h(ops),
             "api_call_op.cc": gen_call_op_cc(ops),
         }

@@ -18,6 +18,7 @@ from .tensor import methods as _methods
 from . import autograd, device, linalg, version  # noqa: F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .device import get_device, set_device  # noqa: F401
+from .device import CustomPlace, is_compiled_with_custom_device  # noqa: F401
 from .linalg import norm  # noqa: F401
 
 _methods.install()

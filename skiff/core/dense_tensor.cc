@@ -37,6 +37,24 @@ DenseTensor DenseTensor::as_strided(const Dims& dims, const Dims& strides, int64
   return DenseTensor(storage_, dtype_, dims, strides, offset);
 }
 
+namespace {
+// The host copy of a device view: `span` receives the storage elements from the view's lowest
+// to its highest address, the result is the view over them; `*first` is the span's start in
+// elements relative to element 0 (negative with negative strides).
+DenseTensor stage_to_host(const DenseTensor& t, DenseTensor* span, int64_t* first) {
+  int64_t lo = 0, hi = 0;
+  for (int i = 0; i < t.rank(); ++i) {
+    const int64_t reach = (t.dims()[i] - 1) * t.strides()[i];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  *first = lo;
+  *span = DenseTensor::empty(Dims{hi - lo + 1}, t.dtype(), Place::cpu());
+  const char* start = static_cast<const char*>(t.raw_data()) + lo * t.itemsize();
+  copy_bytes(span->raw_data(), Place::cpu(), start, t.place(), span->nbytes());
+  return span->as_strided(t.dims(), t.strides(), -lo);
+}
+}  // namespace
+
 DenseTensor DenseTensor::contiguous() const {
   if (is_contiguous()) return *this;
   DenseTensor out = empty(dims_, dtype_, place());
@@ -63,15 +81,25 @@ void DenseTensor::copy_from(const DenseTensor& src) {
     strided_copy(src, *this);
     return;
   }
-  // Across devices the bytes move contiguously; strided layouts are resolved on the CPU side.
-  // A strided layout on a device would need a device copy kernel: without this check
-  // contiguous() and copy_from recursed without end.
-  SKIFF_ENFORCE(src_place.is_cpu() || src.is_contiguous(), kUnimplemented, "copy", "src",
-                str("a contiguous tensor (no strided copy kernel on ", src_place, " yet)"),
-                str("strides ", src.strides(), " for dims ", src.dims()));
-  SKIFF_ENFORCE(dst_place.is_cpu() || is_contiguous(), kUnimplemented, "copy", "dst",
-                str("a contiguous tensor (no strided copy kernel on ", dst_place, " yet)"),
-                str("strides ", strides_, " for dims ", dims_));
+  // Across devices the bytes move contiguously. A strided view on a device (there is no device
+  // copy kernel) is staged through the host: the span of storage it covers comes over, the host
+  // rearranges, and a strided destination's span goes back (elements of the span outside the
+  // view are written back unchanged).
+  if (!src_place.is_cpu() && !src.is_contiguous()) {
+    DenseTensor span;
+    int64_t first = 0;
+    copy_from(stage_to_host(src, &span, &first));
+    return;
+  }
+  if (!dst_place.is_cpu() && !is_contiguous()) {
+    DenseTensor span;
+    int64_t first = 0;
+    DenseTensor host = stage_to_host(*this, &span, &first);
+    host.copy_from(src);
+    copy_bytes(static_cast<char*>(raw_data()) + first * itemsize(), dst_place, span.raw_data(),
+               Place::cpu(), span.nbytes());
+    return;
+  }
   DenseTensor src_c = src.contiguous();
   if (is_contiguous()) {
     copy_bytes(raw_data(), dst_place, src_c.raw_data(), src_place, src_c.nbytes());

@@ -14,11 +14,17 @@ namespace skiff::ops {
 
 namespace {
 thread_local std::optional<Backend> t_backend_override;
+thread_local std::optional<Place> t_default_place;
 Place g_default_place = Place::cpu();
 }  // namespace
 
-Place default_place() { return g_default_place; }
+Place default_place() { return t_default_place ? *t_default_place : g_default_place; }
 void set_default_place(const Place& place) { g_default_place = place; }
+
+ScopedDefaultPlace::ScopedDefaultPlace(const Place& place) : previous_(t_default_place) {
+  t_default_place = place;
+}
+ScopedDefaultPlace::~ScopedDefaultPlace() { t_default_place = previous_; }
 
 Place common_place(const char* op, std::initializer_list<const DenseTensor*> tensors,
                    std::initializer_list<const std::vector<DenseTensor>*> lists) {

@@ -15,6 +15,18 @@ namespace skiff::ops {
 /// The place ops without tensor inputs (creation ops) allocate on; CPU unless set.
 Place default_place();
 void set_default_place(const Place& place);
+/// While alive, default_place() is `place` on this thread (a device's CPU fallback runs
+/// creation ops on the host).
+class ScopedDefaultPlace {
+ public:
+  explicit ScopedDefaultPlace(const Place& place);
+  ~ScopedDefaultPlace();
+  ScopedDefaultPlace(const ScopedDefaultPlace&) = delete;
+  ScopedDefaultPlace& operator=(const ScopedDefaultPlace&) = delete;
+
+ private:
+  std::optional<Place> previous_;
+};
 
 /// The place shared by all given inputs (null pointers are skipped); an error names the op and
 /// both places if they differ.

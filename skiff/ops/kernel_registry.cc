@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "skiff/base/error.h"
+#include "skiff/device/plugin/plugin_loader.h"
+#include "skiff/ops/plugin/plugin_kernels.h"
 #include "skiff/ops/profile_mode.h"
 
 namespace skiff::ops {
@@ -15,6 +17,8 @@ KernelRegistry& KernelRegistry::global() {
     auto* r = new KernelRegistry();
     register_builtin_kernels(*r);
     install_profile_mode();  // op events for profiler sessions (one place every op path reaches)
+    plugin::install(*r);     // kernels of device plugins, loaded now or later
+    device::load_plugins_from_env();
     return r;
   }();
   return *registry;

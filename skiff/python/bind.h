@@ -14,6 +14,7 @@ namespace py = pybind11;
 
 void bind_errors(py::module_& m);
 void bind_framework(py::module_& m);
+void bind_device(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_py_layer(py::module_& m);

@@ -15,7 +15,14 @@ def get_device():
 
 
 def get_all_device_type():
-    return ["cpu", "gpu"] if is_compiled_with_cuda() else ["cpu"]
+    """'cpu', 'gpu' (with CUDA) and every loaded custom device type."""
+    return (["cpu", "gpu"] if is_compiled_with_cuda() else ["cpu"]) + get_all_custom_device_type()
+
+
+from .custom import (  # noqa: E402,F401
+    CustomPlace, fallback_stats, get_all_custom_device_type, get_available_custom_device,
+    get_fallback_policy, is_compiled_with_custom_device, load_plugin, plugin_info,
+    reset_fallback_stats, set_fallback_policy, synchronize)
 
 
 # Memory statistics of the caching allocator (skiff/device/best_fit_allocator.h). Paddle answers

@@ -83,7 +83,8 @@ def to(self, *args, **kwargs):
     dtype = kwargs.pop("dtype", None)
     kwargs.pop("blocking", None)
     for a in args:
-        if isinstance(a, (_C.Place,)) or (isinstance(a, str) and a.split(":")[0] in ("cpu", "gpu", "cuda")):
+        if isinstance(a, (_C.Place,)) or (isinstance(a, str) and a.split(":")[0] in
+                                            ("cpu", "gpu", "cuda", *_C.device.custom_device_types())):
             device = a
         elif a is not None:
             dtype = a

@@ -5,6 +5,7 @@
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ir/dialects/register.h"
+#include "skiff/ops/dispatch.h"
 #include "skiff/ops/generated/api.h"
 #include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/convert.h"
@@ -173,7 +174,9 @@ ir::Value CaptureScope::parameter_of(const Tensor& t) {
 Tensor CaptureScope::wrap(ir::Value v) {
   auto t = v.type().dyn_cast<ir::TensorType>();
   SKIFF_ENFORCE(t, kTypeError, "to_static", "value", "a tensor", ir::to_string(v.type()));
-  return Tensor(std::make_shared<SymbolicTensor>(v, br::to_meta(t), Place::cpu()));
+  // A captured program runs on the current device (its parameters and inputs live there), so a
+  // value's place is that device: code that places its own tensors (`t.to(x.place)`) agrees.
+  return Tensor(std::make_shared<SymbolicTensor>(v, br::to_meta(t), ops::default_place()));
 }
 
 void CaptureScope::output(const Tensor& t, const std::string& name) {

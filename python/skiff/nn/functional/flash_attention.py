@@ -10,13 +10,15 @@ __all__ = ["scaled_dot_product_attention", "flash_attention"]
 _causal_masks = {}
 
 
-def _causal_mask(sq, sk, dtype):
+def _causal_mask(sq, sk, dtype, place):
     """Additive [sq, sk] mask: -inf where key j is after query i (query i sits at position
-    sk - sq + i), cached per shape and dtype."""
-    key = (sq, sk, str(dtype))
+    sk - sq + i), cached per shape, dtype and place."""
+    key = (sq, sk, str(dtype), str(place))
     mask = _causal_masks.get(key)
     if mask is None:
         mask = _ops.triu(_ops.full([sq, sk], float("-inf"), dtype), sk - sq + 1)
+        if mask.place != place:
+            mask = mask.to(place)
         if len(_causal_masks) > 64:
             _causal_masks.clear()
         _causal_masks[key] = mask
@@ -46,7 +48,7 @@ def _attention(query, key, value, attn_mask, dropout_p, is_causal, training, sca
     s = (1.0 / math.sqrt(d)) if scale is None else scale
     scores = _ops.matmul(_ops.scale(q, s, 0.0, True), k, False, True)  # [b, h, sq, sk]
     if is_causal:
-        scores = _ops.add(scores, _causal_mask(sq, sk, scores.dtype))
+        scores = _ops.add(scores, _causal_mask(sq, sk, scores.dtype, scores.place))
     if attn_mask is not None:
         if attn_mask.dtype == _bool_dtype():
             fill = _ops.full_like(scores, float("-inf"), scores.dtype)
