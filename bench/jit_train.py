@@ -11,7 +11,13 @@ program buffers), measured with each mode built alone.
   models: mlp           batch 32, 8 layers of width 64, tanh, MSE, Adam (small-op heavy)
           llama         vocab 256, dim 64, 2 layers, 4 heads, SwiGLU 172, seq 32, batch 4, AdamW
 
+--overhead also prints the executor's cost per instruction: a to_static function of 512 ops on
+one-element tensors (no_grad), whose run time divided by its instruction count is almost all
+executor and kernel-call overhead, next to the eager per-op time of the same function in the
+same run.
+
 Run: PYTHONPATH=python OMP_NUM_THREADS=1 /usr/bin/python3 bench/jit_train.py [--rounds 5]
+     [--overhead] [--models mlp,llama|none]
 """
 import argparse
 import gc
@@ -108,13 +114,43 @@ def footprint(model_name, mode):
     return peak
 
 
+def chain(x, y):
+    """512 ops on tiny tensors: what an instruction costs beyond its kernel's arithmetic."""
+    for _ in range(128):
+        x = paddle.add(x, y)
+        x = paddle.multiply(x, y)
+        x = paddle.tanh(x)
+        x = paddle.subtract(x, y)
+    return x
+
+
+def overhead(rounds):
+    """Microseconds per op: eager (the op API) and per instruction of the compiled program."""
+    x = paddle.to_tensor([0.5], dtype="float32")
+    y = paddle.to_tensor([0.25], dtype="float32")
+    static = paddle.jit.to_static(chain)
+    with paddle.no_grad():
+        static(x, y)
+        n = static.concrete_program._forward.num_instructions
+        eager, compiled = [], []
+        for _ in range(rounds):
+            eager.append(measure(lambda: chain(x, y), 200) / 512)
+            compiled.append(measure(lambda: static(x, y), 200) / n)
+    e, c = statistics.median(eager), statistics.median(compiled)
+    print(f"overhead eager {e:.3f} us/op, executor {c:.3f} us/instruction ({n} instructions), "
+          f"executor/eager {c / e:.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--models", default="mlp,llama")
     ap.add_argument("--modes", default="eager,static,static_step")
+    ap.add_argument("--overhead", action="store_true")
     args = ap.parse_args()
-    for model_name in args.models.split(","):
+    if args.overhead:
+        overhead(args.rounds)
+    for model_name in [m for m in args.models.split(",") if m and m != "none"]:
         modes = args.modes.split(",")
         peaks = {m: footprint(model_name, m) for m in modes}
         steps = {m: build(model_name, m) for m in modes}

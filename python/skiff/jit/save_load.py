@@ -104,9 +104,10 @@ class TranslatedLayer(Layer):
             if not spec.matches(x):
                 raise ValueError(f"TranslatedLayer: input {i} ({spec.name}) expected a Tensor "
                                  f"of {spec.dtype} {list(spec.shape)}, got {x.dtype} {x.shape}")
-        if self._compiled is None:
-            self._compiled = self._program.compile()
-        outs = self._compiled.run(list(inputs))
+        compiled = self._compiled
+        if compiled is None:  # threads racing here compile one program each; one is kept
+            compiled = self._compiled = self._program.compile()
+        outs = compiled.run(list(inputs))
         return outs[0] if self._single else outs
 
 

@@ -16,6 +16,7 @@ static forward work as in eager mode. Backward needs concrete shapes, so a progr
 gradients is captured for the call's exact dims.
 """
 import functools
+import threading
 import warnings
 
 from .. import _C
@@ -229,6 +230,10 @@ class StaticFunction:
         self._cache = {}
         self._last = None
         self._captures = 0
+        # Captures and cache updates of one function are serialized: a compiled program may run
+        # on many threads at once (its executor keeps per-run state), but a capture records into
+        # process-wide hook lists and reorders the cache.
+        self._lock = threading.RLock()
         functools.update_wrapper(self, function)
 
     def __get__(self, instance, owner):
@@ -308,16 +313,33 @@ class StaticFunction:
         owner = self._owner()
         key = (structure_key(structure), tuple(sig), need_grad,
                getattr(owner, "training", None))
-        paths = self._cache.setdefault(key, [])
+        paths = self._cache.get(key)
         if paths is _EAGER:
             return fn(*args, **kwargs)
         # One program per path through the function's value reads (guards); most recent first.
-        for i, entry in enumerate(paths):
+        for entry in list(paths or ()):
             result = entry.run(tensors)
             if result is not MISMATCH:
-                if i:
-                    paths.insert(0, paths.pop(i))
+                if paths[0] is not entry:
+                    with self._lock:
+                        if entry in paths:
+                            paths.remove(entry)
+                            paths.insert(0, entry)
                 self._last = entry
+                return result
+        with self._lock:
+            return self._miss(fn, args, kwargs, key, tensors, structure, need_grad, shapes,
+                              names)
+
+    def _miss(self, fn, args, kwargs, key, tensors, structure, need_grad, shapes, names):
+        """No cached program fits: capture one (under the function's lock)."""
+        paths = self._cache.setdefault(key, [])
+        if paths is _EAGER:
+            return fn(*args, **kwargs)
+        if paths:  # another thread may have captured this signature meanwhile
+            result = paths[0].run(tensors)
+            if result is not MISMATCH:
+                self._last = paths[0]
                 return result
         if len(paths) >= MAX_PATHS:
             warnings.warn(f"to_static: {self.__name__} took more than {MAX_PATHS} paths through "

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/cf.h"
 #include "skiff/ir/dialects/kernel.h"
+#include "skiff/ir/dialects/op_dialect.h"
 #include "skiff/ops/boxed.h"
 #include "skiff/ops/dispatch.h"
 #include "skiff/ops/inplace.h"
@@ -61,12 +63,13 @@ struct Instr {
   std::string where;  // the user code an op was captured from (file:line), if known
   const ops::OpSchema* schema = nullptr;
   ops::BoxedFn fn = nullptr;
-  ops::BoxedInputs boxed;          // attributes unboxed once; tensors filled per run
+  std::map<std::string, ops::AttrValue> attrs;  // unboxed once
   std::vector<int> inputs;         // slots (-1: an absent optional input)
   std::vector<int> outputs;        // slots
   std::vector<int64_t> out_bytes;  // planned bytes per output (-1: dynamic)
   bool view = false;               // outputs share the first input's buffer
   std::optional<Backend> backend;  // kernel.call: the backend of its kernel key
+  Place place;                     // kernel.transfer: the destination
   DenseTensor constant;            // kConst
   int index = 0;                   // parameter, feed or output index
   ir::TensorType data_type;        // kData: the declared type
@@ -87,11 +90,26 @@ struct Slot {
 // The instructions of one block. Slots defined in it (op results, block arguments) are its
 // `locals`: their use counts cover uses in this block only (a nested cf op counts as one use of
 // each outer value its regions read), so they are reset and released per run of the block.
+// Immutable once built: what a run changes lives in its Frame.
 struct Code {
   std::vector<Instr> instrs;
   std::vector<int> locals;
-  std::vector<int> args;                          // block argument slots (cf.while body)
-  std::vector<std::vector<DenseTensor>> yielded;  // what its cf.yield gave on the last run
+  std::vector<int> args;  // block argument slots (cf.while body)
+  int id = 0;             // index of its yield buffer in a Frame
+};
+
+// The state of one run. The program's instructions are shared by every run (they are not
+// written after the build), so any number of threads may run one executor at once.
+struct Frame {
+  explicit Frame(bool parallel) : parallel(parallel) {}
+  bool parallel;
+  std::vector<Slot> slots;
+  std::unique_ptr<std::atomic<int>[]> remaining;
+  std::vector<DenseTensor> results;
+  std::vector<std::vector<std::vector<DenseTensor>>> yielded;  // per block: its cf.yield's values
+  std::mutex mem_mu;   // parallel mode only
+  StorageCounts live;  // storage -> handles held by slots (-1: not the run's own)
+  int64_t live_bytes = 0, peak = 0;
 };
 
 // Values used inside `op`'s regions but defined outside it, in first-use order.
@@ -131,32 +149,28 @@ struct Executor::Impl {
   size_t num_slots = 0, num_feeds = 0, num_outputs = 0;
   std::vector<Tensor> params;
   std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
+  size_t num_codes = 0;
+  std::vector<const Code*> codes;       // every block, for not_owned
+  std::vector<DenseTensor> constants;   // kConst values (not the run's own buffers)
   ExecutorOptions options;
   int64_t planned = 0;
-
-  // Run state.
-  std::vector<Slot> slots;
-  std::unique_ptr<std::atomic<int>[]> remaining;
-  std::vector<DenseTensor> results;
-  std::mutex mem_mu;   // parallel mode only
-  StorageCounts live;  // storage -> handles held by slots (-1: not the run's own)
-  int64_t live_bytes = 0, peak = 0;
+  std::atomic<int64_t> last_peak{0};  // measured on the most recent run to finish
 
   void build(const jit::CapturedProgram& p);
   void build_code(ir::Block* block, Code& code, std::unordered_map<const void*, int>& slot_of,
                   const std::unordered_map<std::string, Tensor>& bound);
   void count_uses(const Code& code);
   void plan();
-  void execute(Instr& in, const std::vector<DenseTensor>& feeds);
-  void run_block(Code& code, const std::vector<DenseTensor>& feeds);
-  void run_if(Instr& in, const std::vector<DenseTensor>& feeds);
-  void run_while(Instr& in, const std::vector<DenseTensor>& feeds);
-  void set_slot(int s, std::vector<DenseTensor> ts);
-  void retain(const std::vector<DenseTensor>& ts);
-  void release_slot(int s);
-  void finish(const Instr& in);
-  void run_sequential(const std::vector<DenseTensor>& feeds);
-  void run_parallel(const std::vector<DenseTensor>& feeds);
+  void execute(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
+  void run_block(Frame& f, const Code& code, const std::vector<DenseTensor>& feeds) const;
+  void run_if(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
+  void run_while(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
+  void set_slot(Frame& f, int s, std::vector<DenseTensor> ts) const;
+  void retain(Frame& f, const std::vector<DenseTensor>& ts) const;
+  void release_slot(Frame& f, int s) const;
+  void finish(Frame& f, const Instr& in) const;
+  void run_sequential(Frame& f, const std::vector<DenseTensor>& feeds) const;
+  void run_parallel(Frame& f, const std::vector<DenseTensor>& feeds) const;
 };
 
 void Executor::Impl::build(const jit::CapturedProgram& p) {
@@ -228,9 +242,119 @@ void Executor::Impl::count_uses(const Code& code) {
   }
 }
 
+namespace {
+
+// What building one instruction needs besides the op.
+struct BuildCtx {
+  const std::unordered_map<std::string, Tensor>& bound;  // parameter name -> tensor
+  std::vector<Tensor>& params;
+  size_t& num_feeds;
+  size_t& num_outputs;
+  std::vector<ir::Value>& operands;  // the instruction's inputs (cf ops add their free values)
+};
+
+using BuildFn = void (*)(ir::Operation*, Instr&, BuildCtx&);
+
+void build_param(ir::Operation* op, Instr& in, BuildCtx& c) {
+  const std::string& pname = ir::ParameterOp(op).param_name();
+  auto it = c.bound.find(pname);
+  SKIFF_ENFORCE(it != c.bound.end(), kNotFound, "executor", "parameter",
+                "a tensor bound to every builtin.parameter", pname);
+  in.index = static_cast<int>(c.params.size());
+  c.params.push_back(it->second);
+}
+
+void build_data(ir::Operation* op, Instr& in, BuildCtx& c) {
+  in.index = static_cast<int>(c.num_feeds++);
+  in.data_type = tensor_of(op->result_type(0));
+}
+
+void build_const(ir::Operation* op, Instr& in, BuildCtx&) {
+  in.constant = br::to_dense(op->attr("value"), op->result_type(0).cast<ir::TensorType>());
+}
+
+void build_transfer(ir::Operation* op, Instr& in, BuildCtx&) {
+  in.place = Place::parse(op->attr_of<ir::StrAttr>("dst_place").value());
+}
+
+void build_region_op(ir::Operation* op, Instr&, BuildCtx& c) {
+  for (ir::Value v : captured_values(op)) c.operands.push_back(v);
+}
+
+void build_output(ir::Operation* op, Instr& in, BuildCtx& c) {
+  in.index = static_cast<int>(c.num_outputs++);
+  in.name = op->attr_of<ir::StrAttr>("name").value();
+}
+
+void build_boxed(const ops::OpSchema* schema, ir::Operation* op, Instr& in) {
+  in.schema = schema;
+  in.fn = ops::boxed_fn(schema->id);
+  in.attrs = br::attr_map(*schema, op->attrs());
+  in.view = schema->is_view;
+}
+
+// kernel.call: the op its kernel belongs to, run under the key's backend.
+void build_kernel_call(ir::Operation* op, Instr& in, BuildCtx&) {
+  ir::KernelCallOp call(op);
+  const std::string op_name = call.op_name();
+  const ops::OpSchema* schema =
+      op_name.substr(0, 3) == "op." ? ops::find_op_schema(op_name.substr(3)) : nullptr;
+  SKIFF_ENFORCE(schema != nullptr, kUnimplemented, "executor", "kernel.call",
+                "a call of an op with a record", op_name);
+  build_boxed(schema, op, in);
+  in.backend = parse_backend(call.kernel_key().backend());
+}
+
+// An op of the op dialect (an unlowered program): the boxed dense op.
+void build_op(ir::Operation* op, Instr& in, BuildCtx&) {
+  const ops::OpSchema* schema = br::schema_of(op);
+  SKIFF_ENFORCE(schema != nullptr && op->num_regions() == 0, kUnimplemented, "executor", "op",
+                "an op with a kernel (fused ops come later)", op->describe());
+  build_boxed(schema, op, in);
+}
+
+void build_nothing(ir::Operation*, Instr&, BuildCtx&) {}
+
+struct InstrKind {
+  std::string_view op;  // the IR op name
+  Kind kind;
+  BuildFn build;
+};
+
+// The instruction kind of every op the executor knows by name; any other op is an op of the
+// op dialect (kOp through build_op).
+constexpr InstrKind kInstrKinds[] = {
+    {ir::ParameterOp::kName, Kind::kParam, build_param},
+    {ir::op::DataOp::kName, Kind::kData, build_data},
+    {ir::ConstantOp::kName, Kind::kConst, build_const},
+    {ir::CombineOp::kName, Kind::kCombine, build_nothing},
+    {ir::SplitOp::kName, Kind::kSplit, build_nothing},
+    {ir::ShadowOutputOp::kName, Kind::kOutput, build_output},
+    {ir::TransferOp::kName, Kind::kTransfer, build_transfer},
+    {ir::IfOp::kName, Kind::kIf, build_region_op},
+    {ir::WhileOp::kName, Kind::kWhile, build_region_op},
+    {ir::YieldOp::kName, Kind::kYield, build_nothing},
+    {ir::KernelCallOp::kName, Kind::kOp, build_kernel_call},
+};
+
+const InstrKind& instr_kind(std::string_view name) {
+  static const std::unordered_map<std::string_view, const InstrKind*> table = [] {
+    std::unordered_map<std::string_view, const InstrKind*> t;
+    for (const InstrKind& k : kInstrKinds) t.emplace(k.op, &k);
+    return t;
+  }();
+  static constexpr InstrKind kOpDialect{"", Kind::kOp, build_op};
+  auto it = table.find(name);
+  return it != table.end() ? *it->second : kOpDialect;
+}
+
+}  // namespace
+
 void Executor::Impl::build_code(ir::Block* block, Code& code,
                                 std::unordered_map<const void*, int>& slot_of,
                                 const std::unordered_map<std::string, Tensor>& bound) {
+  code.id = static_cast<int>(num_codes++);
+  codes.push_back(&code);
   auto new_slot = [&](ir::Value v) {
     int s = static_cast<int>(num_slots++);
     slot_of[v.impl()] = s;
@@ -246,63 +370,12 @@ void Executor::Impl::build_code(ir::Block* block, Code& code,
     if (ir::LocAttr loc = op->loc(); loc && !loc.file().empty()) {
       in.where = str(loc.file(), ":", loc.line());
     }
-    std::string_view name = op->name();
     std::vector<ir::Value> operands = op->operands();
-    if (name == ir::ParameterOp::kName) {
-      const std::string& pname = ir::ParameterOp(op).param_name();
-      auto it = bound.find(pname);
-      SKIFF_ENFORCE(it != bound.end(), kNotFound, "executor", "parameter",
-                    "a tensor bound to every builtin.parameter", pname);
-      in.kind = Kind::kParam;
-      in.index = static_cast<int>(params.size());
-      params.push_back(it->second);
-    } else if (name == "op.data") {
-      in.kind = Kind::kData;
-      in.index = static_cast<int>(num_feeds++);
-      in.data_type = tensor_of(op->result_type(0));
-    } else if (name == ir::ConstantOp::kName) {
-      in.kind = Kind::kConst;
-      in.constant = br::to_dense(op->attr("value"), op->result_type(0).cast<ir::TensorType>());
-    } else if (name == ir::CombineOp::kName) {
-      in.kind = Kind::kCombine;
-    } else if (name == ir::SplitOp::kName) {
-      in.kind = Kind::kSplit;
-    } else if (name == ir::TransferOp::kName) {
-      // One place (CPU) for now: placing a value moves the handle.
-      SKIFF_ENFORCE(op->attr_of<ir::StrAttr>("dst_place").value() == "cpu", kUnimplemented,
-                    "executor", "kernel.transfer", "a transfer to cpu", op->describe());
-      in.kind = Kind::kTransfer;
-    } else if (name == ir::IfOp::kName || name == ir::WhileOp::kName) {
-      in.kind = name == ir::IfOp::kName ? Kind::kIf : Kind::kWhile;
-      for (ir::Value v : captured_values(op)) operands.push_back(v);
-    } else if (name == ir::YieldOp::kName) {
-      in.kind = Kind::kYield;
-    } else if (name == ir::KernelCallOp::kName) {
-      ir::KernelCallOp call(op);
-      const std::string op_name = call.op_name();
-      in.schema = op_name.substr(0, 3) == "op." ? ops::find_op_schema(op_name.substr(3)) : nullptr;
-      SKIFF_ENFORCE(in.schema != nullptr, kUnimplemented, "executor", "kernel.call",
-                    "a call of an op with a record", op_name);
-      in.kind = Kind::kOp;
-      in.fn = ops::boxed_fn(in.schema->id);
-      in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
-      in.boxed.tensors.resize(op->num_operands());
-      in.view = in.schema->is_view;
-      in.backend = parse_backend(call.kernel_key().backend());
-    } else if (name == ir::ShadowOutputOp::kName) {
-      in.kind = Kind::kOutput;
-      in.index = static_cast<int>(num_outputs++);
-      in.name = op->attr_of<ir::StrAttr>("name").value();
-    } else {
-      in.schema = br::schema_of(op);
-      SKIFF_ENFORCE(in.schema != nullptr && op->num_regions() == 0, kUnimplemented, "executor",
-                    "op", "an op with a kernel (fused ops come later)", op->describe());
-      in.kind = Kind::kOp;
-      in.fn = ops::boxed_fn(in.schema->id);
-      in.boxed.attrs = br::attr_map(*in.schema, op->attrs());
-      in.boxed.tensors.resize(op->num_operands());
-      in.view = in.schema->is_view;
-    }
+    const InstrKind& kind = instr_kind(op->name());
+    in.kind = kind.kind;
+    BuildCtx ctx{bound, params, num_feeds, num_outputs, operands};
+    kind.build(op, in, ctx);
+    if (in.kind == Kind::kConst) constants.push_back(in.constant);
     in.owner = &code;
     in.random = in.schema && in.schema->is_random;
     for (ir::Value v : operands) in.inputs.push_back(slot(v));
@@ -398,59 +471,71 @@ void Executor::Impl::plan() {
   }
 }
 
-void Executor::Impl::retain(const std::vector<DenseTensor>& ts) {
-  std::unique_lock<std::mutex> lock(mem_mu, std::defer_lock);
-  if (options.parallel) lock.lock();
+void Executor::Impl::retain(Frame& f, const std::vector<DenseTensor>& ts) const {
+  std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
+  if (f.parallel) lock.lock();
   for (const DenseTensor& t : ts) {
     const Storage* st = t.storage().get();
     if (st == nullptr) continue;
-    int& count = live.at(st);
+    int& count = f.live.at(st);
     if (count < 0) continue;  // an input, parameter or constant
     if (count++ == 0) {
-      live_bytes += static_cast<int64_t>(st->nbytes());
-      peak = std::max(peak, live_bytes);
+      f.live_bytes += static_cast<int64_t>(st->nbytes());
+      f.peak = std::max(f.peak, f.live_bytes);
     }
   }
 }
 
-void Executor::Impl::release_slot(int s) {
-  std::vector<DenseTensor> ts = std::move(slots[s].ts);
-  slots[s].ts.clear();
-  std::unique_lock<std::mutex> lock(mem_mu, std::defer_lock);
-  if (options.parallel) lock.lock();
+void Executor::Impl::release_slot(Frame& f, int s) const {
+  std::vector<DenseTensor> ts = std::move(f.slots[s].ts);
+  f.slots[s].ts.clear();
+  std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
+  if (f.parallel) lock.lock();
   for (const DenseTensor& t : ts) {
     const Storage* st = t.storage().get();
-    int* count = st != nullptr ? live.find(st) : nullptr;
+    int* count = st != nullptr ? f.live.find(st) : nullptr;
     if (count == nullptr || *count < 0) continue;
     if (--*count == 0) {
-      live_bytes -= static_cast<int64_t>(st->nbytes());
-      live.erase(st);
+      f.live_bytes -= static_cast<int64_t>(st->nbytes());
+      f.live.erase(st);
     }
   }
   // `ts` goes out of scope here: the buffers return to the caching allocator.
 }
 
-void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
+namespace {
+// Adds where the op was captured to the hint of an error it raised.
+[[noreturn]] void rethrow_with_location(const Error& e, const std::string& where) {
+  if (where.empty()) throw e;
+  ErrorInfo info = e.info();
+  info.hint = str(info.hint.empty() ? "" : info.hint + "; ", "the op was captured at ", where);
+  throw Error(std::move(info));
+}
+}  // namespace
+
+void Executor::Impl::execute(Frame& f, const Instr& in,
+                             const std::vector<DenseTensor>& feeds) const {
   profiler::RecordEvent ev;  // op instructions are Operator events while a profiler runs
   if (in.kind == Kind::kOp && profiler::is_enabled()) [[unlikely]] {
     ev.begin(in.schema != nullptr ? in.schema->name : in.name, profiler::EventType::kOperator);
     if (in.schema != nullptr) ev.set_op_id(static_cast<int>(in.schema->id));
   }
+  std::vector<Slot>& slots = f.slots;
   switch (in.kind) {
     case Kind::kParam:
       slots[in.outputs[0]].ts = {params[in.index].dense()};
       break;
     case Kind::kData: {
-      const DenseTensor& f = feeds[in.index];
+      const DenseTensor& x = feeds[in.index];
       auto t = in.data_type;
-      bool ok = f.dtype() == br::from_ir(t.dtype()) && f.rank() == t.rank();
-      for (int i = 0; ok && i < f.rank(); ++i) {
-        ok = t.shape()[i] == ir::kDynamic || t.shape()[i] == f.dim(i);
+      bool ok = x.dtype() == br::from_ir(t.dtype()) && x.rank() == t.rank();
+      for (int i = 0; ok && i < x.rank(); ++i) {
+        ok = t.shape()[i] == ir::kDynamic || t.shape()[i] == x.dim(i);
       }
       SKIFF_ENFORCE(ok, kInvalidArgument, "executor", str("feed ", in.index),
                     str("a tensor of ", ir::to_string(t)),
-                    str(dtype_name(f.dtype()), " ", f.dims()));
-      slots[in.outputs[0]].ts = {f};
+                    str(dtype_name(x.dtype()), " ", x.dims()));
+      slots[in.outputs[0]].ts = {x};
       break;
     }
     case Kind::kConst:
@@ -459,7 +544,7 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
     case Kind::kCombine: {
       std::vector<DenseTensor> all;
       for (int s : in.inputs) all.insert(all.end(), slots[s].ts.begin(), slots[s].ts.end());
-      retain(all);
+      retain(f, all);
       slots[in.outputs[0]].ts = std::move(all);
       break;
     }
@@ -468,53 +553,54 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
       SKIFF_ENFORCE(src.size() == in.outputs.size(), kInvalidArgument, "executor", "builtin.split",
                     str(in.outputs.size(), " tensors"), src.size());
       for (size_t j = 0; j < in.outputs.size(); ++j) {
-        retain({src[j]});
+        retain(f, {src[j]});
         slots[in.outputs[j]].ts = {src[j]};
       }
       break;
     }
     case Kind::kOutput:
-      results[in.index] = slots[in.inputs[0]].ts.at(0);
+      f.results[in.index] = slots[in.inputs[0]].ts.at(0);
       break;
     case Kind::kYield: {
       std::vector<std::vector<DenseTensor>> vals;
       for (int s : in.inputs) vals.push_back(slots[s].ts);
-      in.owner->yielded = std::move(vals);
+      f.yielded[in.owner->id] = std::move(vals);
       break;
     }
     case Kind::kIf:
-      run_if(in, feeds);
+      run_if(f, in, feeds);
       break;
     case Kind::kWhile:
-      run_while(in, feeds);
+      run_while(f, in, feeds);
       break;
-    case Kind::kTransfer:
-      retain(slots[in.inputs[0]].ts);
-      slots[in.outputs[0]].ts = slots[in.inputs[0]].ts;
-      break;
-    case Kind::kOp: {
-      for (size_t k = 0; k < in.inputs.size(); ++k) {
-        if (in.inputs[k] < 0) {
-          in.boxed.tensors[k].clear();
-        } else {
-          in.boxed.tensors[k] = slots[in.inputs[k]].ts;
-        }
+    case Kind::kTransfer: {
+      // A value already on the destination moves as a handle; others are copied there.
+      std::vector<DenseTensor> ts = slots[in.inputs[0]].ts;
+      for (DenseTensor& t : ts) {
+        if (t.place() != in.place) t = t.copy_to(in.place);
       }
+      retain(f, ts);
+      slots[in.outputs[0]].ts = std::move(ts);
+      break;
+    }
+    case Kind::kOp: {
+      ops::BoxedInputs boxed;
+      boxed.tensors.resize(in.inputs.size());
+      for (size_t k = 0; k < in.inputs.size(); ++k) {
+        if (in.inputs[k] >= 0) boxed.tensors[k] = slots[in.inputs[k]].ts;
+      }
+      boxed.attrs = in.attrs;
       std::optional<ops::ScopedBackend> scoped;
       if (in.backend) scoped.emplace(*in.backend);
       ops::BoxedOutputs outs;
       try {
-        outs = in.fn(*in.schema, in.boxed);
+        outs = in.fn(*in.schema, boxed);
       } catch (const Error& e) {
-        if (in.where.empty()) throw;
-        ErrorInfo info = e.info();
-        info.hint =
-            str(info.hint.empty() ? "" : info.hint + "; ", "the op was captured at ", in.where);
-        throw Error(std::move(info));
+        rethrow_with_location(e, in.where);
       }
-      for (auto& list : in.boxed.tensors) list.clear();  // drop references: frees stay timely
+      boxed.tensors.clear();  // drop references: frees stay timely
       for (size_t j = 0; j < in.outputs.size(); ++j) {
-        retain(outs[j]);
+        retain(f, outs[j]);
         slots[in.outputs[j]].ts = std::move(outs[j]);
       }
       break;
@@ -523,66 +609,71 @@ void Executor::Impl::execute(Instr& in, const std::vector<DenseTensor>& feeds) {
 }
 
 // Releases what `in` was the last user of, and its outputs nobody uses.
-void Executor::Impl::finish(const Instr& in) {
+void Executor::Impl::finish(Frame& f, const Instr& in) const {
   for (int s : in.inputs) {
     // Values from enclosing blocks are released by the cf op that brought them in.
-    if (s >= 0 && home[s] == in.owner && remaining[s].fetch_sub(1) == 1) release_slot(s);
+    if (s >= 0 && home[s] == in.owner && f.remaining[s].fetch_sub(1) == 1) release_slot(f, s);
   }
   for (int s : in.outputs) {
-    if (uses[s] == 0) release_slot(s);
+    if (uses[s] == 0) release_slot(f, s);
   }
 }
 
-void Executor::Impl::set_slot(int s, std::vector<DenseTensor> ts) {
-  retain(ts);
-  slots[s].ts = std::move(ts);
+void Executor::Impl::set_slot(Frame& f, int s, std::vector<DenseTensor> ts) const {
+  retain(f, ts);
+  f.slots[s].ts = std::move(ts);
 }
 
 // One run of a block: fresh use counts for its values, its instructions in order, then what is
 // left of its values released (block arguments nobody used, results of a run cut short).
-void Executor::Impl::run_block(Code& code, const std::vector<DenseTensor>& feeds) {
-  for (int s : code.locals) remaining[s] = uses[s];
-  for (Instr& in : code.instrs) {
-    execute(in, feeds);
-    finish(in);
+void Executor::Impl::run_block(Frame& f, const Code& code,
+                               const std::vector<DenseTensor>& feeds) const {
+  for (int s : code.locals) f.remaining[s] = uses[s];
+  for (const Instr& in : code.instrs) {
+    execute(f, in, feeds);
+    finish(f, in);
   }
   for (int s : code.locals) {
-    if (!slots[s].ts.empty()) release_slot(s);
+    if (!f.slots[s].ts.empty()) release_slot(f, s);
   }
 }
 
-void Executor::Impl::run_if(Instr& in, const std::vector<DenseTensor>& feeds) {
-  Code& branch = *in.blocks[truth(slots[in.inputs[0]].ts, "cf.if") ? 0 : 1];
-  run_block(branch, feeds);
-  for (size_t j = 0; j < in.outputs.size(); ++j) set_slot(in.outputs[j], branch.yielded[j]);
-  branch.yielded.clear();
+void Executor::Impl::run_if(Frame& f, const Instr& in,
+                            const std::vector<DenseTensor>& feeds) const {
+  const Code& branch = *in.blocks[truth(f.slots[in.inputs[0]].ts, "cf.if") ? 0 : 1];
+  run_block(f, branch, feeds);
+  auto& yielded = f.yielded[branch.id];
+  for (size_t j = 0; j < in.outputs.size(); ++j) set_slot(f, in.outputs[j], yielded[j]);
+  yielded.clear();
 }
 
-void Executor::Impl::run_while(Instr& in, const std::vector<DenseTensor>& feeds) {
-  Code& body = *in.blocks[0];
+void Executor::Impl::run_while(Frame& f, const Instr& in,
+                               const std::vector<DenseTensor>& feeds) const {
+  const Code& body = *in.blocks[0];
   const size_t n = in.outputs.size();
   std::vector<std::vector<DenseTensor>> state;
-  for (size_t k = 0; k < n; ++k) state.push_back(slots[in.inputs[1 + k]].ts);
-  bool go = truth(slots[in.inputs[0]].ts, "cf.while");
+  for (size_t k = 0; k < n; ++k) state.push_back(f.slots[in.inputs[1 + k]].ts);
+  bool go = truth(f.slots[in.inputs[0]].ts, "cf.while");
+  auto& yielded = f.yielded[body.id];
   while (go) {
-    for (size_t k = 0; k < n; ++k) set_slot(body.args[k], std::move(state[k]));
-    run_block(body, feeds);
-    go = truth(body.yielded[0], "cf.while");
-    for (size_t k = 0; k < n; ++k) state[k] = std::move(body.yielded[1 + k]);
-    body.yielded.clear();
+    for (size_t k = 0; k < n; ++k) set_slot(f, body.args[k], std::move(state[k]));
+    run_block(f, body, feeds);
+    go = truth(yielded[0], "cf.while");
+    for (size_t k = 0; k < n; ++k) state[k] = std::move(yielded[1 + k]);
+    yielded.clear();
   }
-  for (size_t k = 0; k < n; ++k) set_slot(in.outputs[k], std::move(state[k]));
+  for (size_t k = 0; k < n; ++k) set_slot(f, in.outputs[k], std::move(state[k]));
 }
 
-void Executor::Impl::run_sequential(const std::vector<DenseTensor>& feeds) {
-  for (Instr& in : top.instrs) {
-    execute(in, feeds);
-    finish(in);
+void Executor::Impl::run_sequential(Frame& f, const std::vector<DenseTensor>& feeds) const {
+  for (const Instr& in : top.instrs) {
+    execute(f, in, feeds);
+    finish(f, in);
   }
 }
 
-void Executor::Impl::run_parallel(const std::vector<DenseTensor>& feeds) {
-  std::vector<Instr>& instrs = top.instrs;
+void Executor::Impl::run_parallel(Frame& f, const std::vector<DenseTensor>& feeds) const {
+  const std::vector<Instr>& instrs = top.instrs;
   std::unique_ptr<std::atomic<int>[]> deps(new std::atomic<int>[instrs.size()]);
   std::vector<int> ready;
   for (size_t i = 0; i < instrs.size(); ++i) {
@@ -603,10 +694,10 @@ void Executor::Impl::run_parallel(const std::vector<DenseTensor>& feeds) {
         i = ready.back();
         ready.pop_back();
       }
-      Instr& in = instrs[i];
+      const Instr& in = instrs[i];
       try {
-        execute(in, feeds);
-        finish(in);
+        execute(f, in, feeds);
+        finish(f, in);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -636,38 +727,33 @@ Executor::Executor(const jit::CapturedProgram& p, ExecutorOptions options)
 
 Executor::~Executor() = default;
 
-std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds, bool write_updates) {
-  Impl& m = *impl_;
+std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds,
+                                       bool write_updates) const {
+  const Impl& m = *impl_;
   SKIFF_ENFORCE(feeds.size() == m.num_feeds, kInvalidArgument, "executor", "feeds",
                 str(m.num_feeds, " tensors (one per program input)"), feeds.size());
-  m.slots.assign(m.num_slots, Slot{});
-  m.remaining.reset(new std::atomic<int>[m.num_slots]);
-  for (size_t s = 0; s < m.num_slots; ++s) m.remaining[s] = m.uses[s];
-  m.results.assign(m.num_outputs, DenseTensor());
-  m.live.reset(m.num_slots + m.params.size() + feeds.size());
+  Frame f(m.options.parallel);
+  f.slots.resize(m.num_slots);
+  f.remaining.reset(new std::atomic<int>[m.num_slots]);
+  for (size_t s = 0; s < m.num_slots; ++s) f.remaining[s] = m.uses[s];
+  f.results.resize(m.num_outputs);
+  f.yielded.resize(m.num_codes);
+  f.live.reset(m.num_slots + m.params.size() + feeds.size() + m.constants.size());
   auto not_owned = [&](const DenseTensor& t) {
-    if (t.storage()) m.live.at(t.storage().get()) = -1;
+    if (t.storage()) f.live.at(t.storage().get()) = -1;
   };
-  for (const DenseTensor& f : feeds) not_owned(f);
+  for (const DenseTensor& x : feeds) not_owned(x);
   for (const Tensor& p : m.params) not_owned(p.dense());
-  std::vector<const Code*> codes{&m.top};
-  while (!codes.empty()) {
-    const Code* c = codes.back();
-    codes.pop_back();
-    for (const Instr& in : c->instrs) {
-      if (in.kind == Kind::kConst) not_owned(in.constant);
-      for (const auto& sub : in.blocks) codes.push_back(sub.get());
-    }
-  }
-  m.live_bytes = m.peak = 0;
+  for (const DenseTensor& c : m.constants) not_owned(c);
   if (m.options.parallel) {
-    m.run_parallel(feeds);
+    m.run_parallel(f, feeds);
   } else {
-    m.run_sequential(feeds);
+    m.run_sequential(f, feeds);
   }
-  m.slots.clear();
-  if (write_updates) this->write_updates(m.results);
-  return std::move(m.results);
+  f.slots.clear();
+  impl_->last_peak.store(f.peak, std::memory_order_relaxed);
+  if (write_updates) this->write_updates(f.results);
+  return std::move(f.results);
 }
 
 void Executor::write_updates(const std::vector<DenseTensor>& outputs) const {
@@ -683,6 +769,8 @@ void Executor::write_updates(const std::vector<DenseTensor>& outputs) const {
 
 size_t Executor::num_instructions() const { return impl_->top.instrs.size(); }
 int64_t Executor::planned_peak_bytes() const { return impl_->planned; }
-int64_t Executor::measured_peak_bytes() const { return impl_->peak; }
+int64_t Executor::measured_peak_bytes() const {
+  return impl_->last_peak.load(std::memory_order_relaxed);
+}
 
 }  // namespace skiff::executor

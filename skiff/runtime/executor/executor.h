@@ -36,7 +36,12 @@ class Executor {
   /// Runs the program on `feeds` (one per op.data, in program order); returns the outputs in
   /// builtin.shadow_output order, then writes the captured parameter updates (unless
   /// `write_updates` is false: write_updates(outputs) does it later).
-  std::vector<DenseTensor> run(const std::vector<DenseTensor>& feeds, bool write_updates = true);
+  /// Thread-safe: the instructions are immutable after construction and each run keeps its own
+  /// state (slots, use counts, yields, live-buffer accounting), so any number of threads may run
+  /// one executor at once. Runs that write parameter updates race on those parameters as eager
+  /// code would; programs without updates (inference) give each thread its own results.
+  std::vector<DenseTensor> run(const std::vector<DenseTensor>& feeds,
+                               bool write_updates = true) const;
   /// Writes the parameter updates among `outputs` (a run's result) into their parameters.
   void write_updates(const std::vector<DenseTensor>& outputs) const;
 
@@ -44,7 +49,7 @@ class Executor {
   /// Peak bytes of buffers the program allocates (not inputs, parameters or constants), from the
   /// static shapes in program order; -1 when a shape is dynamic.
   int64_t planned_peak_bytes() const;
-  /// The same, measured on the last run.
+  /// The same, measured on the most recent run to finish.
   int64_t measured_peak_bytes() const;
 
  private:

@@ -102,6 +102,7 @@ std::vector<Tensor> StaticFunction::operator()(const std::vector<Tensor>& inputs
                   "a symbolic tensor");
   }
   Entry* e = nullptr;
+  std::unique_lock<std::mutex> lock(mu_);
   for (auto& c : entries_) {
     if (matches(c->specs, inputs)) e = c.get();
   }
@@ -123,17 +124,20 @@ std::vector<Tensor> StaticFunction::operator()(const std::vector<Tensor>& inputs
     entries_.push_back(std::move(entry));
     e = entries_.back().get();
   }
+  lock.unlock();
   last_ = e;
   return e->compiled->run(inputs);
 }
 
 const CapturedProgram& StaticFunction::last_program() const {
-  SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
-  return last_->compiled->program();
+  Entry* e = last_.load();
+  SKIFF_ENFORCE(e != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
+  return e->compiled->program();
 }
 const executor::Executor& StaticFunction::last_executor() const {
-  SKIFF_ENFORCE(last_ != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
-  return last_->compiled->executor();
+  Entry* e = last_.load();
+  SKIFF_ENFORCE(e != nullptr, kPrecondition, "to_static", "program", "a call first", "none");
+  return e->compiled->executor();
 }
 
 }  // namespace skiff::jit

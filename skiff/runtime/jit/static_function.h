@@ -5,7 +5,9 @@
 // call that matches no cached program captures again (num_captures() counts them).
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -50,9 +52,13 @@ class StaticFunction {
   StaticFunction(Function fn, std::vector<InputSpec> specs = {},
                  executor::ExecutorOptions options = {});
 
+  /// Thread-safe: the cache lookup and a capture run under a lock, the program outside it.
   std::vector<Tensor> operator()(const std::vector<Tensor>& inputs);
 
-  int num_captures() const { return static_cast<int>(entries_.size()); }
+  int num_captures() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<int>(entries_.size());
+  }
   /// The program captured for the most recent call.
   const CapturedProgram& last_program() const;
   const executor::Executor& last_executor() const;
@@ -65,8 +71,9 @@ class StaticFunction {
   Function fn_;
   std::vector<InputSpec> specs_;
   executor::ExecutorOptions options_;
-  std::vector<std::unique_ptr<Entry>> entries_;
-  Entry* last_ = nullptr;
+  mutable std::mutex mu_;                      // guards entries_
+  std::vector<std::unique_ptr<Entry>> entries_;  // never removed: an Entry* stays valid
+  std::atomic<Entry*> last_{nullptr};
 };
 
 /// paddle.jit.to_static over a C++ callable.
