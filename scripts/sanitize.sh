@@ -6,6 +6,10 @@
 #   scripts/sanitize.sh --subset   what CI runs (.ci/run): the base, core and IR test executables
 #                                  from the clang ASan+UBSan build that scripts/fuzz.sh also uses
 #                                  (build-fuzz/; no ops library, so it adds minutes, not tens).
+#   scripts/sanitize.sh --tsan     ThreadSanitizer: a gcc -DSKIFF_TSAN=ON build in build-tsan/ and
+#                                  the executor's thread tests (executor_threads_test, the executor
+#                                  and to_static suites) with one OpenMP thread (libgomp is not
+#                                  instrumented, so its barriers would be false reports).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -26,6 +30,19 @@ if [[ ${1:-} == --subset ]]; then
   for t in "${tests[@]}"; do
     echo "== $t (ASan+UBSan)"
     "$fuzz_dir/bin/$t" --gtest_brief=1
+  done
+  exit 0
+fi
+
+if [[ ${1:-} == --tsan ]]; then
+  tsan_dir=${SKIFF_TSAN_BUILD_DIR:-$root/build-tsan}
+  SKIFF_BUILD_DIR=$tsan_dir bash "$root/scripts/build.sh" -DSKIFF_TSAN=ON -DSKIFF_BUILD_BENCH=OFF \
+    -DSKIFF_BUILD_PYTHON=OFF
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  export OMP_NUM_THREADS=1
+  for t in executor_threads_test static_test control_flow_test program_transforms_test; do
+    echo "== $t (TSan)"
+    "$tsan_dir/bin/$t" --gtest_brief=1
   done
   exit 0
 fi
