@@ -468,6 +468,24 @@ def test_clone_for_test_runs_dropout_in_inference(static_mode):
     np.testing.assert_array_equal(test, ones)
 
 
+def test_clone_for_test_runs_batch_norm_on_running_statistics(static_mode):
+    # Paddle's clone(for_test=True) sets is_test on every op that has it: batch_norm too.
+    main, startup = static.Program(), static.Program()
+    xs = np.random.RandomState(5).randn(4, 3, 2, 2).astype(np.float32) * 3 + 1
+    with static.program_guard(main, startup):
+        x = static.data("x", [4, 3, 2, 2], "float32")
+        bn = nn.BatchNorm2D(3)
+        y = bn(x)
+    exe = static.Executor()
+    exe.run(startup)
+    exe.run(main, feed={"x": xs}, fetch_list=[y])  # updates the running statistics once
+    (test,) = exe.run(main.clone(for_test=True), feed={"x": xs}, fetch_list=[y])
+    mean, var = bn._mean.numpy(), bn._variance.numpy()
+    want = (xs - mean.reshape(1, 3, 1, 1)) / np.sqrt(var.reshape(1, 3, 1, 1) + 1e-5)
+    np.testing.assert_allclose(test, want, rtol=1e-5, atol=1e-5)
+    assert not np.allclose(mean, 0)  # the statistics moved: batch statistics would differ
+
+
 def test_truncated_normal_initializer_in_a_startup_program(static_mode):
     main, startup = static.Program(), static.Program()
     with static.program_guard(main, startup):

@@ -231,6 +231,22 @@ size_t CaptureScope::num_ops() const {
   return n;
 }
 
+namespace {
+// Paddle's clone(for_test=True): every op whose record has `bool is_test` (dropout, batch_norm)
+// gets is_test = true, nested ops of control flow included. No op is named here.
+void set_test_mode(ir::Operation* root) {
+  root->walk([](ir::Operation* op) {
+    const ops::OpSchema* s = br::schema_of(op);
+    if (s == nullptr) return;
+    for (const ops::ArgSchema& a : s->args) {
+      if (a.name == "is_test" && a.kind == ops::ArgKind::kBool) {
+        op->set_attr("is_test", ir::BoolAttr::get(op->context(), true));
+      }
+    }
+  });
+}
+}  // namespace
+
 CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
                                        const std::vector<std::string>& names, bool with_updates,
                                        size_t max_ops, bool for_test) const {
@@ -249,9 +265,7 @@ CapturedProgram CaptureScope::snapshot(const std::vector<Tensor>& fetch,
     if (!param && kept == max_ops) continue;
     kept += !param;
     ir::Operation* copy = b.clone(op, map);
-    if (for_test && copy->name() == "op.dropout") {
-      copy->set_attr("is_test", ir::BoolAttr::get(ctx_.get(), true));
-    }
+    if (for_test) set_test_mode(copy);
   }
   for (size_t i = 0; i < fetch.size(); ++i) {
     const SymbolicTensor* s = as_symbolic(fetch[i]);
