@@ -38,3 +38,4 @@ from .hapi import Model  # noqa: F401,E402
 from . import distributed  # noqa: E402
 from .distributed import DataParallel  # noqa: F401,E402
 from . import profiler  # noqa: F401,E402
+from . import incubate  # noqa: F401,E402

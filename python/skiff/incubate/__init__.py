@@ -1,0 +1,2 @@
+"""paddle.incubate: Paddle's incubating APIs (fused LLM operators under incubate.nn.functional)."""
+from . import nn  # noqa: F401

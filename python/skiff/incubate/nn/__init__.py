@@ -1,0 +1,2 @@
+"""paddle.incubate.nn."""
+from . import functional  # noqa: F401

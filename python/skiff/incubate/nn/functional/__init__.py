@@ -1,0 +1,4 @@
+"""paddle.incubate.nn.functional: fused operators for LLMs."""
+from .fused_rms_norm import fused_rms_norm  # noqa: F401
+
+__all__ = ["fused_rms_norm"]
