@@ -79,3 +79,40 @@ def test_bad_inputs_name_the_argument():
         IF.fused_rms_norm(x, paddle.ones([8]), paddle.ones([3]), 1e-6, 1)
     with pytest.raises(NotImplementedError, match="fused_rms_norm: argument 'quant_scale'"):
         IF.fused_rms_norm(x, paddle.ones([8]), None, 1e-6, 1, quant_scale=0.5)
+
+
+@pytest.mark.parametrize("shape", [(1,), (3, 63), (2, 5, 257)])
+def test_swiglu_matches_torch_with_gradients(shape):
+    rng = np.random.default_rng(4)
+    x, y, g = (rng.standard_normal(shape).astype(np.float32) for _ in range(3))
+    px, py = paddle.to_tensor(x, stop_gradient=False), paddle.to_tensor(y, stop_gradient=False)
+    out = IF.swiglu(px, py)
+    (out * paddle.to_tensor(g)).sum().backward()
+    tx, ty = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+    tout = torch.nn.functional.silu(tx) * ty
+    (tout * torch.tensor(g)).sum().backward()
+    np.testing.assert_allclose(out.numpy(), tout.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(px.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(py.grad.numpy(), ty.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_swiglu_halves_of_x_and_bf16():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 10)).astype(np.float32)
+    ref = torch.nn.functional.silu(torch.tensor(x[:, :5])) * torch.tensor(x[:, 5:])
+    np.testing.assert_allclose(IF.swiglu(paddle.to_tensor(x)).numpy(), ref.numpy(), rtol=1e-5,
+                               atol=1e-6)
+    xb = paddle.to_tensor(x).astype("bfloat16")
+    out = IF.swiglu(xb)
+    assert out.dtype == paddle.bfloat16
+    xr = torch.tensor(xb.astype("float32").numpy())
+    ref = torch.nn.functional.silu(xr[:, :5]) * xr[:, 5:]
+    # silu and the product each round to bf16 (2^-8 relative).
+    np.testing.assert_allclose(out.astype("float32").numpy(), ref.numpy(), rtol=2e-2, atol=2e-2)
+
+
+def test_swiglu_bad_inputs():
+    with pytest.raises(ValueError, match="swiglu: argument 'x' must have an even last dim"):
+        IF.swiglu(paddle.ones([2, 3]))
+    with pytest.raises(ValueError, match="swiglu: arguments 'x' and 'y' must have the same shape"):
+        IF.swiglu(paddle.ones([2, 4]), paddle.ones([2, 3]))

@@ -1,4 +1,5 @@
 """paddle.incubate.nn.functional: fused operators for LLMs."""
 from .fused_rms_norm import fused_rms_norm  # noqa: F401
+from .swiglu import swiglu  # noqa: F401
 
-__all__ = ["fused_rms_norm"]
+__all__ = ["fused_rms_norm", "swiglu"]
