@@ -38,6 +38,9 @@ COUNTS = [
     ("densenet121", {}, 7_978_856), ("densenet161", {}, 28_681_000),
     ("densenet169", {}, 14_149_480), ("densenet201", {}, 20_013_928),
     ("googlenet", {}, 11_535_736),  # Paddle's, with both auxiliary heads (PaddleClas: 11.54M)
+    # torchvision's inception_v3 (27,161,264) less its auxiliary head (3,326,696): Paddle's has
+    # none; its BatchNorms are affine like torchvision's.
+    ("inception_v3", {}, 23_834_568), ("inception_v3", {"num_classes": 0}, 21_785_568),
 ]
 
 
@@ -61,6 +64,78 @@ def test_googlenet_keys_and_three_outputs():
     m.eval()
     out = m(paddle.randn([1, 3, 224, 224]))
     assert [o.shape for o in out] == [[1, 7]] * 3
+
+
+def _inception_count(num_classes):
+    """Inception v3's count from its architecture table (independent of the model code): each
+    ConvNormActivation is a bias-free conv plus an affine batch norm."""
+    def cna(cin, cout, kh, kw=None):
+        return cin * cout * kh * (kw or kh) + 2 * cout
+    stem = cna(3, 32, 3) + cna(32, 32, 3) + cna(32, 64, 3) + cna(64, 80, 1) + cna(80, 192, 3)
+
+    def a(c, pf):
+        return (cna(c, 64, 1) + cna(c, 48, 1) + cna(48, 64, 5) + cna(c, 64, 1) + cna(64, 96, 3)
+                + cna(96, 96, 3) + cna(c, pf, 1))
+
+    def c_(c, c7):
+        return (cna(c, 192, 1) + cna(c, c7, 1) + cna(c7, c7, 1, 7) + cna(c7, 192, 7, 1)
+                + cna(c, c7, 1) + 3 * cna(c7, c7, 1, 7) + cna(c7, 192, 1, 7) + cna(c, 192, 1))
+
+    def e(c):
+        return (cna(c, 320, 1) + cna(c, 384, 1) + 2 * cna(384, 384, 1, 3) + cna(c, 448, 1)
+                + cna(448, 384, 3) + 2 * cna(384, 384, 1, 3) + cna(c, 192, 1))
+    b = cna(288, 384, 3) + cna(288, 64, 1) + cna(64, 96, 3) + cna(96, 96, 3)
+    d = (cna(768, 192, 1) + cna(192, 320, 3) + cna(768, 192, 1) + 2 * cna(192, 192, 1, 7)
+         + cna(192, 192, 3))
+    total = (stem + a(192, 32) + a(256, 64) + a(288, 64) + b + c_(768, 128) + 2 * c_(768, 160)
+             + c_(768, 192) + d + e(1280) + e(2048))
+    return total + (2048 * num_classes + num_classes if num_classes > 0 else 0)
+
+
+def test_inception_v3_count_keys_and_forward(zero_init):
+    assert _inception_count(1000) == 23_834_568
+    m = M.InceptionV3(num_classes=5)
+    assert _trainable(m) == _inception_count(5)
+    sd = m.state_dict()
+    for k, shape in {"inception_stem.conv_1a_3x3.0.weight": [32, 3, 3, 3],
+                     "inception_stem.conv_4a_3x3.1._variance": [192],
+                     "inception_block_list.0.branch_pool_conv.0.weight": [32, 192, 1, 1],
+                     "inception_block_list.3.branch3x3.0.weight": [384, 288, 3, 3],
+                     "inception_block_list.4.branch7x7_2.0.weight": [128, 128, 1, 7],
+                     "inception_block_list.7.branch7x7dbl_5.0.weight": [192, 192, 1, 7],
+                     "inception_block_list.8.branch7x7x3_4.0.weight": [192, 192, 3, 3],
+                     "inception_block_list.10.branch3x3dbl_3b.0.weight": [384, 384, 3, 1],
+                     "inception_block_list.10.branch3x3dbl_3b.1.bias": [384],
+                     "fc.weight": [2048, 5], "fc.bias": [5]}.items():
+        assert list(sd[k].shape) == shape, k
+    assert all(k.startswith(("inception_stem.", "inception_block_list.", "fc."))
+               and k.endswith(("weight", "bias", "_mean", "_variance")) for k in sd)
+    # per ConvNormActivation (94 of them) the conv weight and the norm's weight, bias, _mean and
+    # _variance; the fc's two
+    assert len(sd) == 94 * 5 + 2
+    assert not hasattr(M.InceptionV3(num_classes=0), "fc")
+    with pytest.raises(ValueError, match="does not download.*inception_v3.pdparams"):
+        M.inception_v3(pretrained=True)
+
+
+def test_inception_v3_forward():
+    paddle.seed(0)
+    m = M.inception_v3(num_classes=7)
+    m.eval()
+    y = m(paddle.randn([2, 3, 75, 75]))  # the smallest input the stride-2 steps allow
+    assert y.shape == [2, 7] and np.isfinite(y.numpy()).all()
+    feats = M.InceptionV3(num_classes=0, with_pool=False)
+    feats.eval()
+    assert feats(paddle.randn([1, 3, 107, 107])).shape == [1, 2048, 2, 2]
+    pooled = M.InceptionV3(num_classes=0)
+    pooled.eval()
+    assert pooled(paddle.randn([1, 3, 75, 75])).shape == [1, 2048, 1, 1]
+    # trains: every parameter gets a gradient through the 94 conv-BN-ReLU units
+    m.train()
+    loss = paddle.nn.functional.cross_entropy(m(paddle.randn([2, 3, 75, 75])),
+                                              paddle.to_tensor(np.array([[1], [4]])))
+    loss.backward()
+    assert not [p.name for p in m.parameters() if not p.stop_gradient and p.grad is None]
 
 
 def test_alexnet_count_and_forward():

@@ -3,6 +3,7 @@ from .alexnet import AlexNet, alexnet  # noqa: F401
 from .densenet import (  # noqa: F401
     DenseNet, densenet121, densenet161, densenet169, densenet201, densenet264)
 from .googlenet import GoogLeNet, googlenet  # noqa: F401
+from .inceptionv3 import InceptionV3, inception_v3  # noqa: F401
 from .lenet import LeNet  # noqa: F401
 from .mobilenetv1 import MobileNetV1, mobilenet_v1  # noqa: F401
 from .mobilenetv2 import MobileNetV2, mobilenet_v2  # noqa: F401
@@ -19,5 +20,6 @@ from .squeezenet import SqueezeNet, squeezenet1_0, squeezenet1_1  # noqa: F401
 from .vgg import VGG, vgg11, vgg13, vgg16, vgg19  # noqa: F401
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "alexnet_", "densenet", "lenet", "mobilenetv1", "mobilenetv2", "mobilenetv3", "resnet", "shufflenetv2",
+    "alexnet_", "densenet", "inceptionv3", "lenet", "mobilenetv1", "mobilenetv2", "mobilenetv3",
+    "resnet", "shufflenetv2",
     "squeezenet", "vgg")]
