@@ -3,6 +3,7 @@
 # on copies of the committed seed corpora (tests/fuzz/corpus, tests/ir/fuzz_corpus), so the
 # committed seeds stay as they are. Crashes go to build-fuzz/crashes/ (exit status 1).
 #   scripts/fuzz.sh [TARGET...|all|smoke] [SECONDS per target, default 600]
+# SKIFF_FUZZ_SEED fixes the seed of every target (CI sets it); unset, each run draws its own.
 # Targets: ir_parser_fuzz, safetensors_fuzz, model_dir_fuzz (C++), unpickle (Python, the
 # restricted unpickler of skiff.load; needs the normal build for skiff._C).
 # `smoke` = the targets CI runs (ir_parser_fuzz safetensors_fuzz unpickle): they need only
@@ -57,7 +58,9 @@ for t in "${targets[@]}"; do
     mkdir -p "$work"
     cp -n "$(corpus_of "$t")"/* "$work"/ 2>/dev/null || true
     # -rss_limit_mb: a loader that allocates what a header claims is a finding, not an OOM kill.
-    "$fuzz_dir/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    seed=()
+    [[ -n ${SKIFF_FUZZ_SEED:-} ]] && seed=(-seed="$SKIFF_FUZZ_SEED")
+    "$fuzz_dir/bin/$t" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$fuzz_dir/crashes/$t-" "$work" \
       2>"$fuzz_dir/$t.log" || { status=1; tail -40 "$fuzz_dir/$t.log"; }
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$fuzz_dir/$t.log" | sed "s/^/$t: /" || true

@@ -64,13 +64,22 @@ void append_json_string(std::string& out, const std::string& s) {
 
 // JSON reading ------------------------------------------------------------------------------
 
+struct JsonMember;
+
 struct Json {
   enum Kind { kObject, kArray, kString, kNumber } kind = kNumber;
-  std::vector<std::pair<std::string, Json>> members;  // object, in file order
+  // A vector of a struct declared but not yet defined (clang rejects std::pair of the incomplete
+  // Json here; a named struct is fine since C++17's vector of incomplete types).
+  std::vector<JsonMember> members;  // object, in file order
   std::vector<Json> items;                            // array
   std::string text;                                   // string
   uint64_t number = 0;
   size_t pos = 0;  // byte position in the header, for messages
+};
+
+struct JsonMember {
+  std::string key;
+  Json value;
 };
 
 class JsonParser {
@@ -122,7 +131,7 @@ class JsonParser {
         if (peek() != '"') fail("a member name", str("'", s_[i_], "'"));
         std::string key = parse_string();
         expect(':');
-        v.members.emplace_back(std::move(key), parse_value(depth + 1));
+        v.members.push_back(JsonMember{std::move(key), parse_value(depth + 1)});
         if (peek() == ',') {
           ++i_;
           continue;

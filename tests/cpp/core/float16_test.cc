@@ -14,6 +14,7 @@
 #include <vector>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -216,8 +217,14 @@ __attribute__((target("f16c"))) uint16_t f16c_from_float(float f) {
 }
 __attribute__((target("f16c"))) float f16c_to_float(uint16_t h) { return _cvtsh_ss(h); }
 
+// cpuid directly: clang 14's __builtin_cpu_supports does not know "f16c".
+bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
+
 TEST(Float16Test, AgreesWithF16C) {
-  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "no F16C on this CPU";
+  if (!cpu_has_f16c()) GTEST_SKIP() << "no F16C on this CPU";
   for (uint32_t i = 0; i < 65536; ++i) {
     const auto h = static_cast<uint16_t>(i);
     const float want = f16c_to_float(h), got = float16::from_bits(h);
