@@ -9,7 +9,7 @@ Module layout:
 """
 from . import _C
 from .framework import (  # noqa: F401
-    CPUPlace, CUDAPlace, Place, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
+    CPUPlace, CUDAPinnedPlace, CUDAPlace, Place, XPUPlace, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
     float16, float32, float64, get_default_dtype, in_dynamic_mode, int8, int16, int32, int64,
     is_compiled_with_cuda, is_floating_point, is_tensor, seed, set_default_dtype, uint8,
     get_rng_state, set_rng_state, set_printoptions)
@@ -29,6 +29,8 @@ from . import io, nn, optimizer, regularizer  # noqa: F401,E402
 from .hapi import summary  # noqa: F401,E402
 from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
+from .nn.initializer import LazyGuard  # noqa: F401,E402
+from . import utils  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
 

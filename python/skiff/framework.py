@@ -21,9 +21,18 @@ float64 = _C.dtype.float64
 
 Tensor = _C.Tensor
 Place = _C.Place
+# Classes, as in Paddle (isinstance works); equal by value; Tensor.place is one of them.
 CPUPlace = _C.CPUPlace
 CUDAPlace = _C.CUDAPlace
-is_compiled_with_cuda = _C.is_compiled_with_cuda
+CustomPlace = _C.CustomPlace
+XPUPlace = _C.XPUPlace
+CUDAPinnedPlace = _C.CUDAPinnedPlace
+
+
+def is_compiled_with_cuda():
+    """True when this build of Skiff has CUDA."""
+    return _C.is_compiled_with_cuda()
+
 
 _static_mode = False
 

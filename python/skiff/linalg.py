@@ -4,7 +4,7 @@ import math
 from . import _C
 
 _ops = _C.ops
-matmul = _ops.matmul
+from ._op_functions import matmul  # noqa: E402,F401
 
 
 def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None):

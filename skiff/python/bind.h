@@ -33,6 +33,9 @@ void bind_ops(py::module_& m);
 std::vector<std::string> op_names();
 std::vector<std::string> inplace_names();
 
+/// The place as an object of its class (CPUPlace, CUDAPlace, CustomPlace; Note [Place classes]).
+py::object place_to_python(const Place& p);
+
 /// Writes `src` (broadcast to dst's shape, cast to its dtype) into dst's memory in place and
 /// bumps the storage version (setitem, set_value, copy_).
 void assign_into(const Tensor& dst, const Tensor& src);

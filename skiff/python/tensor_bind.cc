@@ -38,6 +38,32 @@ const Tensor& defined(const Tensor& t, const char* what) {
 /// Reading the value of a symbolic tensor (a function being captured by to_static): the hook
 /// python/skiff/jit/value_guard.py installs decides, speculating a guarded bool or int value, or
 /// raising an error that names the user's line. Only a symbolic tensor pays for it.
+// Note [stop_gradient on integer tensors]: Paddle lets code set stop_gradient = False on an
+// integer tensor (it reads back False), and no gradient flows through it. The engine's state
+// stays stop_gradient = true (autograd records nothing for it); the flag the user set lives in
+// the Python object's attributes, which the getter reads only for a non-floating tensor.
+constexpr const char* kIntRequiresGrad = "_skiff_int_requires_grad";
+
+bool int_requires_grad_flag(py::handle self) {
+  PyObject* d = PyObject_GenericGetDict(self.ptr(), nullptr);
+  if (d == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  PyObject* v = PyDict_GetItemString(d, kIntRequiresGrad);  // borrowed
+  const bool set = v == Py_True;
+  Py_DECREF(d);
+  return set;
+}
+
+void set_int_requires_grad_flag(py::handle self, bool wants_grad) {
+  if (wants_grad) {
+    py::setattr(self, kIntRequiresGrad, py::bool_(true));
+  } else if (py::hasattr(self, kIntRequiresGrad)) {
+    py::delattr(self, kIntRequiresGrad);
+  }
+}
+
 py::object& symbolic_read_hook() {
   static auto* hook = new py::object();
   return *hook;
@@ -270,14 +296,16 @@ void bind_tensor(py::module_& m) {
              }
              Tensor t = tensor_from_data(value, dtype_arg(dtype, "Tensor", "dtype"),
                                          place_arg(place, "Tensor", "place"), "Tensor");
-             if (!stop_gradient) autograd::set_stop_gradient(t, false);
+             // An integer tensor: Note [stop_gradient on integer tensors] (no gradient flows).
+             if (!stop_gradient && is_floating(t.dtype())) autograd::set_stop_gradient(t, false);
              return t;
            }),
            py::arg("value"), py::arg("dtype") = py::none(), py::arg("place") = py::none(),
            py::arg("stop_gradient") = true)
       .def_property_readonly("shape", [](const Tensor& t) { return defined(t, "shape").shape(); })
       .def_property_readonly("dtype", [](const Tensor& t) { return defined(t, "dtype").dtype(); })
-      .def_property_readonly("place", [](const Tensor& t) { return defined(t, "place").place(); })
+      .def_property_readonly("place",
+                             [](const Tensor& t) { return place_to_python(defined(t, "place").place()); })
       .def_property_readonly("ndim", [](const Tensor& t) { return defined(t, "ndim").rank(); })
       .def("dim", [](const Tensor& t) { return defined(t, "dim").rank(); })
       .def("ndimension", [](const Tensor& t) { return defined(t, "ndimension").rank(); })
@@ -308,9 +336,16 @@ void bind_tensor(py::module_& m) {
            })
       .def("_is_same", [](const Tensor& a, const Tensor& b) { return a.impl() == b.impl(); })
       .def_property(
-          "stop_gradient", [](const Tensor& t) { return !autograd::requires_grad(t); },
-          [](const Tensor& t, bool v) {
-            autograd::set_stop_gradient(defined(t, "stop_gradient"), v);
+          "stop_gradient",
+          [](py::handle self) {
+            const Tensor& t = self.cast<const Tensor&>();
+            if (autograd::requires_grad(t)) return false;
+            return is_floating(t.dtype()) || !int_requires_grad_flag(self);
+          },
+          [](py::handle self, bool v) {
+            const Tensor& t = defined(self.cast<const Tensor&>(), "stop_gradient");
+            if (is_floating(t.dtype())) return autograd::set_stop_gradient(t, v);
+            set_int_requires_grad_flag(self, !v);
           })
       .def_property(
           "grad",
@@ -342,7 +377,9 @@ void bind_tensor(py::module_& m) {
       .def("detach", [](const Tensor& t) { return autograd::detach(defined(t, "detach")); })
       .def("retain_grads",
            [](const Tensor& t) { autograd::retain_grads(defined(t, "retain_grads")); })
-      .def("numpy", [](const Tensor& t) { return to_numpy(t, /*shared_view=*/false); })
+      // Paddle's numpy() takes optional arguments (METH_VARARGS | METH_KEYWORDS) it ignores.
+      .def("numpy", [](const Tensor& t, const py::args&,
+                       const py::kwargs&) { return to_numpy(t, /*shared_view=*/false); })
       .def(
           "__array__",
           [](const Tensor& t, py::handle dtype) -> py::object {
@@ -447,8 +484,14 @@ void bind_tensor(py::module_& m) {
       [](py::handle data, py::handle dtype, py::handle place, bool stop_gradient) {
         Tensor t = tensor_from_data(data, dtype_arg(dtype, "to_tensor", "dtype"),
                                     place_arg(place, "to_tensor", "place"), "to_tensor");
-        if (!stop_gradient) autograd::set_stop_gradient(t, false);
-        return t;
+        if (stop_gradient) return py::cast(std::move(t));
+        if (is_floating(t.dtype())) {
+          autograd::set_stop_gradient(t, false);
+          return py::cast(std::move(t));
+        }
+        py::object obj = py::cast(std::move(t));
+        set_int_requires_grad_flag(obj, true);  // Note [stop_gradient on integer tensors]
+        return obj;
       },
       py::arg("data"), py::arg("dtype") = py::none(), py::arg("place") = py::none(),
       py::arg("stop_gradient") = true);

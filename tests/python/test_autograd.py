@@ -115,8 +115,9 @@ def test_stop_gradient_semantics():
     assert x.stop_gradient
     y = x * 2
     assert y.stop_gradient and y.is_leaf
-    with pytest.raises(TypeError, match="floating point"):
-        skiff.to_tensor([1]).stop_gradient = False
+    i = skiff.to_tensor([1])
+    i.stop_gradient = False  # Paddle allows it; no gradient flows (test_paddle_conventions.py)
+    assert not i.stop_gradient and (i * 2).stop_gradient
     w = skiff.to_tensor([1.0], stop_gradient=False)
     assert not w.stop_gradient and not (w * 2).is_leaf
 

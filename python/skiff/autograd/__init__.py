@@ -4,7 +4,12 @@ import inspect
 
 from .. import _C
 
-is_grad_enabled = _C.is_grad_enabled
+
+
+def is_grad_enabled():
+    """True when operations record gradients (no_grad turns it off)."""
+    return _C.is_grad_enabled()
+
 
 
 class _GradModeContext:

@@ -1,7 +1,7 @@
 """skiff.device: choose the device new tensors are created on (Paddle's paddle.device)."""
 from .. import _C
 
-is_compiled_with_cuda = _C.is_compiled_with_cuda
+from ..framework import is_compiled_with_cuda  # noqa: E402,F401
 
 
 def set_device(device):

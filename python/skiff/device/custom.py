@@ -32,18 +32,9 @@ def is_compiled_with_custom_device(device_type):
     return device_type in get_all_custom_device_type()
 
 
-def CustomPlace(device_type, device_id=0):  # noqa: N802 (Paddle's name)
-    """paddle.CustomPlace('emu_npu', 0): device `device_id` of a plugin device type."""
-    if not isinstance(device_type, str):
-        raise TypeError(f"CustomPlace: argument 'device_type' expected a str, got "
-                        f"{type(device_type).__name__}")
-    if isinstance(device_id, bool) or not isinstance(device_id, int):
-        raise TypeError(f"CustomPlace: argument 'device_id' expected an int, got "
-                        f"{type(device_id).__name__}")
-    if device_type not in get_all_custom_device_type():
-        raise ValueError(f"CustomPlace: argument 'device_type' expected one of the loaded custom "
-                         f"device types {get_all_custom_device_type()}, got {device_type!r}")
-    return _C.Place(f"{device_type}:{device_id}")
+# paddle.CustomPlace('emu_npu', 0): a class (isinstance works), a Place whose type is a loaded
+# plugin's (skiff/python/framework_bind.cc, Note [Place classes]).
+CustomPlace = _C.CustomPlace
 
 
 def plugin_info(device_type):

@@ -35,10 +35,15 @@ def save(layer, path, input_spec=None, **configs):
     fn, owner = _function_of(layer)
     if input_spec is None and isinstance(fn, StaticFunction):
         input_spec = fn.input_spec
+        if input_spec is None and fn._last is not None:
+            # Paddle saves the program traced by the most recent call: its inputs' shapes,
+            # dtypes and names (captured again forward-only, under no_grad).
+            input_spec = [InputSpec([None if d < 0 else d for d in shape], dtype, name)
+                          for shape, dtype, name, _ in fn._last.input_infos]
     if input_spec is None:
         raise ValueError("jit.save: argument 'input_spec' is required (a list of InputSpec, one "
                          "per Tensor argument of forward) unless forward was decorated with "
-                         "to_static(input_spec=...)")
+                         "to_static(input_spec=...) or called once after to_static")
     specs = _flat_specs(input_spec)
     if any(s is None for s in specs):
         raise ValueError(f"jit.save: argument 'input_spec' expected an InputSpec for every "

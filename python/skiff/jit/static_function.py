@@ -79,6 +79,12 @@ class ConcreteProgram:
     def __init__(self, program, out_structure, n_out, diff_outputs, input_targets, params,
                  grad_index, parallel, run_hooks=(), guards=()):
         self.main_program = program
+        # Paddle's ConcreteProgram fields: the program's input and output variables (outputs a
+        # list, as Paddle wraps a single one), the parameters it reads, the function, a startup
+        # program (Skiff's captures read parameters' current values: there is none).
+        self.inputs, self.outputs, self.parameters = [], [], []
+        self.function, self.startup_program, self.kwargs = None, None, {}
+        self.input_infos = []  # (shape, dtype, name, stop_gradient) of each flat input
         self.before_run, self.after_run = run_hooks if run_hooks else ([], [])
         self.guards = list(guards)  # (output name, value) of the value reads it was captured on
         self.out_structure = out_structure
@@ -200,9 +206,13 @@ def _capture(fn, structure, inputs, need_grad, parallel, feeds=None):
         _run_hooks.pop()
         if cap.active:
             cap.deactivate()
+    all_params = [p for _, p in cap.params]
     program = cap.finish()
-    return ConcreteProgram(program, out_structure, len(outs), diff, input_targets, params,
-                           grad_index, parallel, hooks, guards)
+    concrete = ConcreteProgram(program, out_structure, len(outs), diff, input_targets, params,
+                               grad_index, parallel, hooks, guards)
+    concrete.inputs, concrete.outputs, concrete.parameters = syms, outs, all_params
+    concrete.function, concrete.input_infos = fn, list(inputs)
+    return concrete
 
 
 def _capture_specs(fn, specs, names):
@@ -210,6 +220,23 @@ def _capture_specs(fn, specs, names):
     structure = ([_Slot(i) for i in range(len(specs))], {})
     inputs = [(s.ir_shape(), s.dtype, n, True) for s, n in zip(specs, names)]
     return _capture(fn, structure, inputs, False, False)
+
+
+class PartialProgramLayer:
+    """Runs one ConcreteProgram on tensors (what Paddle's get_concrete_program returns second):
+    `layer(*args, **kwargs)` with the arguments' structure of the capture."""
+
+    def __init__(self, concrete):
+        self.program = concrete
+
+    def __call__(self, *args, **kwargs):
+        tensors = []
+        flatten((args, kwargs), tensors)
+        result = self.program.run(tensors)
+        if result is MISMATCH:
+            raise RuntimeError("PartialProgramLayer: the inputs took another path through the "
+                               "function's Tensor-valued conditions than the captured program")
+        return result
 
 
 _EAGER = object()  # cache entry of a signature that runs eagerly (full_graph=False fallback)
@@ -268,10 +295,53 @@ class StaticFunction:
 
     @property
     def concrete_program(self):
-        """The program of the most recent call."""
+        """The program of the most recent call (Paddle's ConcreteProgram: inputs, outputs,
+        main_program, parameters, function); before any call, the program for the input_spec
+        given to to_static."""
         if self._last is None:
-            raise RuntimeError(f"to_static: {self.__name__} has no program yet: call it first")
+            if self._input_spec is None:
+                raise ValueError(f"No valid transformed program for {self.__name__}: specify "
+                                 f"`input_spec` in `to_static` or call the decorated function "
+                                 f"once")
+            return self.get_concrete_program(*self._input_spec)[0]
         return self._last
+
+    def get_concrete_program(self, *args, **kwargs):
+        """Captures the function for `args` (Tensors, or InputSpecs whose None dims stay
+        dynamic) without running it; returns (concrete_program, partial_program_layer) as
+        Paddle does, the second a callable that runs the program on tensors."""
+        from ..static.input import InputSpec
+        fn = self.dygraph_function
+        spec_of = {}
+
+        def lift(a):  # an InputSpec stands in as a tensor of its dtype
+            if isinstance(a, InputSpec):
+                t = _C.ops.zeros([1 if d is None or d < 0 else d for d in a.shape], a.dtype)
+                spec_of[id(t)] = (t, a)
+                return t
+            if isinstance(a, (list, tuple)):
+                return type(a)(lift(x) for x in a)
+            if isinstance(a, dict):
+                return {k: lift(v) for k, v in a.items()}
+            return a
+
+        args, kwargs = lift(args), lift(kwargs)
+        tensors = []
+        structure = flatten((args, kwargs), tensors)
+        need_grad = _C.is_grad_enabled()
+        inputs = []
+        for i, t in enumerate(tensors):
+            spec = spec_of.get(id(t), (None, None))[1]
+            if spec is None:
+                inputs.append((list(t.shape), t.dtype, f"input{i}", t.stop_gradient))
+            else:
+                inputs.append((spec.ir_shape(), t.dtype, spec.name or f"input{i}",
+                               spec.stop_gradient))
+        with self._lock:
+            entry = _capture(fn, structure, inputs, need_grad, self._parallel)
+            self._captures += 1
+            self._last = entry
+        return entry, PartialProgramLayer(entry)
 
     @property
     def input_spec(self):

@@ -41,7 +41,28 @@ class EagerParamBase(Tensor):
             raise ValueError(f"The type of trainable MUST be bool, but the type is {type(value)}")
         self.stop_gradient = not value
 
+    def _is_initialized(self):
+        return self.__dict__.get("_lazy_init") is None and Tensor._is_initialized(self)
+
+    def initialize(self):
+        """Runs the initializer of a parameter made under paddle.LazyGuard (once)."""
+        init = self.__dict__.get("_lazy_init")
+        if init is None:
+            raise RuntimeError(f"(PreconditionNotMet) initialize: parameter '{self.name}' is "
+                               f"already initialized (only parameters made under "
+                               f"paddle.LazyGuard are initialized later)")
+        from .. import _C, no_grad
+        trainable = self.trainable
+        with no_grad():
+            value = init()
+        _C._rebase(self, value.detach())
+        self.stop_gradient = not trainable
+        del self.__dict__["_lazy_init"]
+
     def __str__(self):
+        if not self._is_initialized():
+            return f"Parameter(name={self.name}, shape={self.shape}, dtype={self.dtype.name}, " \
+                   f"not initialized: call initialize())"
         return "Parameter containing:\n" + Tensor.__repr__(self)
 
     __repr__ = __str__
@@ -93,12 +114,18 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
         base = name_prefix if name_prefix else "param"
         name = unique_name.generate(base + (".b" if is_bias else ".w"))
     from .. import in_dynamic_mode, no_grad
+    from .initializer.lazy_init import lazy_init_enabled
     static = not in_dynamic_mode()
+    lazy = not static and lazy_init_enabled()
     if static:  # zeros now; the startup program writes the initializer's value
         from ..static.program import outside_programs
         from .. import zeros
         with outside_programs():
             value = zeros(shape, dtype)
+    elif lazy:  # paddle.LazyGuard: shape and dtype only, initialize() draws the value
+        from .. import _C
+        with no_grad():
+            value = _C.ops.expand(_C.ops.zeros([], dtype), shape)
     else:
         with no_grad():
             value = init._value(shape, dtype)
@@ -106,6 +133,8 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
                            optimize_attr={"learning_rate": attr.learning_rate},
                            regularizer=attr.regularizer, do_model_average=attr.do_model_average,
                            need_clip=attr.need_clip)
+    if lazy:
+        param._lazy_init = lambda: init._value(shape, dtype)
     if static:
         from ..static.persistent import record_initializer
         from ..static.program import default_main_program

@@ -5,10 +5,15 @@ dtype is the target dtype (e.g. np.asarray(tensor), a read-only view): that memo
 """
 import builtins
 
-from .. import _C
+from .. import _C, _op_functions as _f
 
 _ops = _C.ops
-to_tensor = _C.to_tensor
+_to_tensor = _C.to_tensor
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """A tensor holding a copy of `data` (number, list, numpy array, Tensor)."""
+    return _to_tensor(data, dtype, place, stop_gradient)
 
 
 def _float_dtype(dtype):
@@ -34,9 +39,9 @@ def full(shape, fill_value, dtype=None, name=None):
     return _ops.full(shape, fill_value, dtype)
 
 
-zeros_like = _ops.zeros_like
-ones_like = _ops.ones_like
-full_like = _ops.full_like
+zeros_like = _f.zeros_like
+ones_like = _f.ones_like
+full_like = _f.full_like
 
 
 def empty_like(x, dtype=None, name=None):

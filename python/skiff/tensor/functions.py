@@ -1,90 +1,91 @@
 """The top-level functions (skiff.add, skiff.sum, ...) with Paddle's names and signatures.
 
-Where Paddle's Python signature is the op record's (same names, order and defaults; every bound
-op also takes `name=None`), the function IS the bound op `skiff._C.ops.<op>`: no Python frame on
-the call path. The rest are thin compositions written here.
+Where Paddle's Python signature is the op record's (same names, order and defaults, trailing
+`name=None`), the function is the record's generated Python function (skiff._op_functions, made
+by tools/gen_py_ops.py), which calls the binding `skiff._C.ops.<op>` positionally. The rest are
+thin compositions written here over the bindings.
 """
 import builtins
 import math
 
-from .. import _C
+from .. import _C, _op_functions as _f
 
 _ops = _C.ops
 _T = _C.Tensor
 
 # Elementwise math, comparisons, logic ---------------------------------------------------------
-add = _ops.add
-subtract = _ops.subtract
-multiply = _ops.multiply
-divide = _ops.divide
-floor_divide = _ops.floor_divide
-remainder = _ops.remainder
+add = _f.add
+subtract = _f.subtract
+multiply = _f.multiply
+divide = _f.divide
+floor_divide = _f.floor_divide
+remainder = _f.remainder
 mod = floor_mod = remainder
-maximum = _ops.maximum
-minimum = _ops.minimum
-equal = _ops.equal
-not_equal = _ops.not_equal
-less_than = _ops.less_than
-less_equal = _ops.less_equal
-greater_than = _ops.greater_than
-greater_equal = _ops.greater_equal
-logical_and = _ops.logical_and
-logical_or = _ops.logical_or
-logical_xor = _ops.logical_xor
-logical_not = _ops.logical_not
-bitwise_and = _ops.bitwise_and
-bitwise_or = _ops.bitwise_or
-bitwise_xor = _ops.bitwise_xor
-bitwise_not = _ops.bitwise_not
-lerp = _ops.lerp
-cast = _ops.cast
-abs = _ops.abs  # noqa: A001
-neg = _ops.neg
-sign = _ops.sign
-square = _ops.square
-exp = _ops.exp
-expm1 = _ops.expm1
-log = _ops.log
-log1p = _ops.log1p
-log2 = _ops.log2
-sqrt = _ops.sqrt
-rsqrt = _ops.rsqrt
-reciprocal = _ops.reciprocal
-sin = _ops.sin
-cos = _ops.cos
-tan = _ops.tan
-tanh = _ops.tanh
-asin = _ops.asin
-acos = _ops.acos
-atan = _ops.atan
-sinh = _ops.sinh
-cosh = _ops.cosh
-erf = _ops.erf
-floor = _ops.floor
-ceil = _ops.ceil
-trunc = _ops.trunc
-round = _ops.round  # noqa: A001
-isnan = _ops.isnan
-isinf = _ops.isinf
-isfinite = _ops.isfinite
-sigmoid = _ops.sigmoid
-scatter = _ops.scatter
-scatter_nd_add = _ops.scatter_nd_add
-index_add = _ops.index_add
-masked_fill = _ops.masked_fill
-masked_select = _ops.masked_select
-gather = _ops.gather
-gather_nd = _ops.gather_nd
-index_select = _ops.index_select
-sort = _ops.sort
-topk = _ops.topk
+maximum = _f.maximum
+minimum = _f.minimum
+equal = _f.equal
+not_equal = _f.not_equal
+less_than = _f.less_than
+less_equal = _f.less_equal
+greater_than = _f.greater_than
+greater_equal = _f.greater_equal
+logical_and = _f.logical_and
+logical_or = _f.logical_or
+logical_xor = _f.logical_xor
+logical_not = _f.logical_not
+bitwise_and = _f.bitwise_and
+bitwise_or = _f.bitwise_or
+bitwise_xor = _f.bitwise_xor
+bitwise_not = _f.bitwise_not
+lerp = _f.lerp
+cast = _f.cast
+abs = _f.abs  # noqa: A001
+neg = _f.neg
+sign = _f.sign
+square = _f.square
+exp = _f.exp
+expm1 = _f.expm1
+log = _f.log
+log1p = _f.log1p
+log2 = _f.log2
+sqrt = _f.sqrt
+rsqrt = _f.rsqrt
+reciprocal = _f.reciprocal
+sin = _f.sin
+cos = _f.cos
+tan = _f.tan
+tanh = _f.tanh
+asin = _f.asin
+acos = _f.acos
+atan = _f.atan
+sinh = _f.sinh
+cosh = _f.cosh
+erf = _f.erf
+floor = _f.floor
+ceil = _f.ceil
+trunc = _f.trunc
+round = _f.round  # noqa: A001
+isnan = _f.isnan
+isinf = _f.isinf
+isfinite = _f.isfinite
+sigmoid = _f.sigmoid
+scatter = _f.scatter
+scatter_nd_add = _f.scatter_nd_add
+index_add = _f.index_add
+masked_fill = _f.masked_fill
+masked_select = _f.masked_select
+gather = _f.gather
+gather_nd = _f.gather_nd
+index_select = _f.index_select
+sort = _f.sort
+topk = _f.topk
 
 # Linear algebra -------------------------------------------------------------------------------
-matmul = _ops.matmul
-bmm = _ops.bmm
-dot = _ops.dot
-outer = _ops.outer
-addmm = _ops.addmm
+matmul = _f.matmul
+bmm = _f.bmm
+dot = _f.dot
+outer = _f.outer
+addmm = _f.addmm
 
 
 def mm(input, mat2, name=None):  # noqa: A002
@@ -99,18 +100,18 @@ def t(input, name=None):  # noqa: A002
 
 
 # Reductions -----------------------------------------------------------------------------------
-sum = _ops.sum  # noqa: A001
-mean = _ops.mean
-prod = _ops.prod
-max = _ops.max  # noqa: A001
-min = _ops.min  # noqa: A001
-amax = _ops.amax
-amin = _ops.amin
-all = _ops.all  # noqa: A001
-any = _ops.any  # noqa: A001
-logsumexp = _ops.logsumexp
-var = _ops.var
-std = _ops.std
+sum = _f.sum  # noqa: A001
+mean = _f.mean
+prod = _f.prod
+max = _f.max  # noqa: A001
+min = _f.min  # noqa: A001
+amax = _f.amax
+amin = _f.amin
+all = _f.all  # noqa: A001
+any = _f.any  # noqa: A001
+logsumexp = _f.logsumexp
+var = _f.var
+std = _f.std
 
 
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
@@ -236,25 +237,25 @@ def nonzero(x, as_tuple=False):
 
 
 # Shapes and layout ----------------------------------------------------------------------------
-reshape = _ops.reshape
-flatten = _ops.flatten
-transpose = _ops.transpose
-squeeze = _ops.squeeze
-unsqueeze = _ops.unsqueeze
-expand = _ops.expand
-broadcast_to = _ops.broadcast_to
-slice = _ops.slice  # noqa: A001
-strided_slice = _ops.strided_slice
-diagonal = _ops.diagonal
-chunk = _ops.chunk
-unbind = _ops.unbind
-concat = _ops.concat
-stack = _ops.stack
-tile = _ops.tile
-flip = _ops.flip
-roll = _ops.roll
-tril = _ops.tril
-triu = _ops.triu
+reshape = _f.reshape
+flatten = _f.flatten
+transpose = _f.transpose
+squeeze = _f.squeeze
+unsqueeze = _f.unsqueeze
+expand = _f.expand
+broadcast_to = _f.broadcast_to
+slice = _f.slice  # noqa: A001
+strided_slice = _f.strided_slice
+diagonal = _f.diagonal
+chunk = _f.chunk
+unbind = _f.unbind
+concat = _f.concat
+stack = _f.stack
+tile = _f.tile
+flip = _f.flip
+roll = _f.roll
+tril = _f.tril
+triu = _f.triu
 
 
 def view(x, shape_or_dtype, name=None):
@@ -358,7 +359,7 @@ def dist(x, y, p=2, name=None):
 
 # In-place variants (Paddle's trailing underscore), one per record with an `inplace` field.
 for _name in _C.inplace_names():
-    globals()[_name] = getattr(_ops, _name)
+    globals()[_name] = getattr(_f, _name)
 
 
 def increment(x, value=1.0, name=None):

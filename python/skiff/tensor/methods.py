@@ -1,15 +1,15 @@
 """Methods of skiff.Tensor that mirror the functions (Paddle monkey-patches them the same way),
 plus the Python-level protocol pieces: repr, indexing, iteration, name, item/tolist.
 
-A bound op is attached as an instancemethod (no Python frame: `x.sum()` calls the C++ binding
-directly); Python functions are attached as they are.
+Every method is a Python function: the op records' generated functions (skiff._op_functions,
+Paddle's signatures) or the compositions of functions.py, attached as they are.
 """
 import itertools
 import types
 
 import numpy as np
 
-from .. import _C
+from .. import _C, _op_functions
 from . import creation, functions, indexing
 
 _T = _C.Tensor
@@ -229,7 +229,7 @@ def install():
     for name in _METHODS:
         _attach(name, getattr(functions, name))
     for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
-        _attach(name, getattr(_C.ops, name))
+        _attach(name, getattr(_op_functions, name))
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
                uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__, norm):
         setattr(_T, fn.__name__, fn)
@@ -243,7 +243,8 @@ def install():
     _T.persistable = False
     _T.zeros_like = creation.zeros_like
     # Paddle's spelling of the type names (paddle.Tensor): skiff.Tensor, skiff.dtype, skiff.Place.
-    for cls in (_T, _C.dtype, _C.Place):
+    for cls in (_T, _C.dtype, _C.Place, _C.CPUPlace, _C.CUDAPlace, _C.CustomPlace, _C.XPUPlace,
+                _C.CUDAPinnedPlace):
         cls.__module__ = "skiff"
     # numpy defers to Tensor's reflected operators (np.float32(2) * t is a Tensor).
     _T.__array_priority__ = 100

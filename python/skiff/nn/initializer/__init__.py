@@ -6,3 +6,4 @@ from .initializer import __all__  # noqa: F401
 from .initializer import Constant as ConstantInitializer  # noqa: F401,E402
 from .initializer import Normal as NormalInitializer  # noqa: F401,E402
 from .initializer import Uniform as UniformInitializer  # noqa: F401,E402
+from .lazy_init import LazyGuard  # noqa: F401,E402

@@ -2,7 +2,8 @@
 // kChunk elements and the chunks (of all tensors together) are split across threads, so one
 // parallel region serves a whole model whether it has a few large or many small tensors. Each
 // element is read and written once: the update of parameter, moments and gradient reads is a
-// single fused loop compiled per ISA (run_best_isa), computed in float32; moments are float32.
+// single fused loop compiled per ISA (run_best_isa), computed in float32 (float64 for float64
+// parameters); moments are float32, or float64 where a float64 parameter keeps float64 state.
 // Inputs are read and outputs written through separate pointers: the generated in-place code
 // hands the inputs' own buffers as outputs, or contiguous temporaries it copies back.
 #include "skiff/ops/generated/kernels/optimizer.h"
@@ -69,8 +70,28 @@ void with_flag(bool flag, const F& f) {
   }
 }
 
-/// Moments are float32 for the CPU kernels' parameter dtypes (float32, bfloat16).
-using S = float;
+/// Calls f(S{}) with S the storage type of optimizer state: float, or double for the float64
+/// state a float64 parameter may keep (optimizer_meta allows both).
+template <typename F>
+void with_state_type(DType state, const F& f) {
+  if (state == DType::kFloat64) {
+    f(double{});
+  } else {
+    f(float{});
+  }
+}
+
+/// Every state list of one parameter keeps one dtype (the loops read them through one type).
+void check_same_state(const char* op, const std::vector<DenseTensor>& first,
+                      std::initializer_list<const std::vector<DenseTensor>*> others) {
+  for (const auto* other : others) {
+    for (size_t t = 0; t < other->size() && t < first.size(); ++t) {
+      SKIFF_ENFORCE((*other)[t].dtype() == first[t].dtype(), kTypeError, op,
+                    str("state[", t, "]"), str(first[t].dtype(), " (as moment1[", t, "])"),
+                    (*other)[t].dtype());
+    }
+  }
+}
 
 template <typename T>
 T* ptr(const DenseTensor& t) {
@@ -110,6 +131,8 @@ void fused_momentum_cpu(const KernelContext&, const FusedMomentumArgs& a) {
   const C mu = static_cast<C>(a.mu), wd = static_cast<C>(a.weight_decay);
   const bool nesterov = a.use_nesterov;
   for_chunks(a.params, [&](const Chunk& c) {
+    with_state_type(velocity[c.tensor].dtype(), [&](auto state_tag) {
+    using S = decltype(state_tag);
     const T* p = ptr<T>(params[c.tensor]);
     const T* g = ptr<T>(grads[c.tensor]);
     const S* v = ptr<S>(velocity[c.tensor]);
@@ -125,6 +148,7 @@ void fused_momentum_cpu(const KernelContext&, const FusedMomentumArgs& a) {
           po[i] = cpu::store<T>(pv - lr * (nest ? gv + mu * vv : vv));
         }
       });
+    });
     });
   });
 }
@@ -153,7 +177,10 @@ void adam_update(const char* op, const Args& a, bool decoupled) {
   const C l2 = decoupled ? C(0) : static_cast<C>(a.weight_decay);
   const C decay = decoupled ? static_cast<C>(1.0 - lr * a.weight_decay) : C(1);
   const bool amsgrad = a.amsgrad;
+  check_same_state(op, moment1, {&moment2, &moment2_max});
   for_chunks(a.params, [&](const Chunk& c) {
+    with_state_type(moment1[c.tensor].dtype(), [&](auto state_tag) {
+    using S = decltype(state_tag);
     const T* p = ptr<T>(params[c.tensor]);
     const T* g = ptr<T>(grads[c.tensor]);
     const S* m1 = ptr<S>(moment1[c.tensor]);
@@ -182,6 +209,7 @@ void adam_update(const char* op, const Args& a, bool decoupled) {
           po[i] = cpu::store<T>(pv * decay - step_size * m / (std::sqrt(v) * inv_sqrt_bc2 + eps));
         }
       });
+    });
     });
   });
 }
