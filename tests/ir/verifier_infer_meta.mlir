@@ -76,3 +76,11 @@ builtin.module {
 // CHECK-ERROR: expected an integer in [0, 4], got '99999999999'
 builtin.module {
 }
+// -----
+// The ops without a record are checked by the IR's own rules: op.swiglu's y has x's shape.
+// CHECK-ERROR: 'op.swiglu': swiglu: argument 'input #1'
+builtin.module {
+  %x = op.data {dtype = f32, name = "x", shape = [2, 3]} : () -> tensor<2x3xf32>
+  %y = op.data {dtype = f32, name = "y", shape = [2, 1]} : () -> tensor<2x1xf32>
+  %0 = op.swiglu(%x, %y) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+}

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
+#include <utility>
 
 #include "skiff/base/error.h"
 #include "skiff/ir/core/asm.h"
@@ -51,7 +51,9 @@ DataType attr_dtype(Operation* op, std::string_view name) {
   return must_be<DTypeAttr>(op, name, "a dtype").value();
 }
 
-// Basic shape inference --------------------------------------------------------------------------
+// Shape inference of the ops without a record ---------------------------------------------------
+// Every other op's infer-meta is its record's, attached by the ops layer (op_bridge.cc); these
+// four exist only in the IR (skiff/ir/dialects/ir_ops.yaml), so their rules live here, once.
 namespace {
 using Attrs = std::span<const NamedAttribute>;
 using Types = std::span<const Type>;
@@ -69,189 +71,39 @@ TensorType tensor_arg(Types in, size_t i, std::string_view op) {
                 i < in.size() ? to_string(in[i]) : "nothing");
   return t;
 }
-std::vector<int64_t> ints_of(Attrs attrs, std::string_view name) {
-  auto a = find(attrs, name).dyn_cast<ArrayAttr>();
-  return a ? a.ints() : std::vector<int64_t>{};
-}
-int64_t int_of(Attrs attrs, std::string_view name, int64_t def) {
-  Attribute a = find(attrs, name);
-  if (auto i = a.dyn_cast<IntAttr>()) return i.value();
-  if (auto f = a.dyn_cast<FloatAttr>()) return static_cast<int64_t>(f.value());
-  return def;
-}
-bool bool_of(Attrs attrs, std::string_view name) {
-  auto a = find(attrs, name).dyn_cast<BoolAttr>();
-  return a && a.value();
-}
-int64_t norm_axis(int64_t axis, int64_t rank, std::string_view op) {
-  SKIFF_ENFORCE(axis >= -rank && axis < std::max<int64_t>(rank, 1), kOutOfRange, op, "axis",
-                str("in [", -rank, ", ", rank, ")"), axis);
-  return axis < 0 ? axis + rank : axis;
-}
-
-std::vector<int64_t> broadcast(std::span<const int64_t> a, std::span<const int64_t> b,
-                               std::string_view op) {
-  size_t n = std::max(a.size(), b.size());
-  std::vector<int64_t> out(n);
-  for (size_t i = 0; i < n; ++i) {
-    int64_t x = i < n - a.size() ? 1 : a[i - (n - a.size())];
-    int64_t y = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    if (x == 1) {
-      out[i] = y;
-    } else if (y == 1 || x == y) {
-      out[i] = x;
-    } else if (x == kDynamic || y == kDynamic) {
-      out[i] = x == kDynamic ? y : x;
-    } else {
-      SKIFF_THROW(kInvalidArgument, op, "y", "a shape broadcastable with x",
-                  str(std::vector<int64_t>(a.begin(), a.end()), " vs ",
-                      std::vector<int64_t>(b.begin(), b.end())));
-    }
-  }
-  return out;
-}
 
 std::vector<Type> one(Type t) { return {t}; }
 
-InferFn same_as_x() {
-  return [](IrContext*, Types in, Attrs) { return one(tensor_arg(in, 0, "unary")); };
-}
-InferFn binary(std::string name) {
-  return [name](IrContext*, Types in, Attrs) {
-    TensorType x = tensor_arg(in, 0, name), y = tensor_arg(in, 1, name);
-    return one(x.with_shape(broadcast(x.shape(), y.shape(), name)));
-  };
-}
-std::vector<Type> matmul_like(Types in, Attrs attrs, std::string_view name) {
-  TensorType x = tensor_arg(in, 0, name), y = tensor_arg(in, 1, name);
-  SKIFF_ENFORCE(x.rank() >= 2 && y.rank() >= 2, kInvalidArgument, name, "x, y", "rank >= 2",
-                str(x.rank(), ", ", y.rank()));
-  std::vector<int64_t> xs(x.shape().begin(), x.shape().end()),
-      ys(y.shape().begin(), y.shape().end());
-  if (bool_of(attrs, "transpose_x")) std::swap(xs[xs.size() - 1], xs[xs.size() - 2]);
-  if (bool_of(attrs, "transpose_y")) std::swap(ys[ys.size() - 1], ys[ys.size() - 2]);
-  int64_t k1 = xs.back(), k2 = ys[ys.size() - 2];
-  SKIFF_ENFORCE(k1 == k2 || k1 == kDynamic || k2 == kDynamic, kInvalidArgument, name, "y",
-                str("dims[-2] == ", k1, " (x.dims[-1])"), k2);
-  std::vector<int64_t> out =
-      broadcast(std::span(xs).first(xs.size() - 2), std::span(ys).first(ys.size() - 2), name);
-  out.push_back(xs[xs.size() - 2]);
-  out.push_back(ys.back());
-  return one(x.with_shape(out));
-}
-std::vector<Type> reduce(Types in, Attrs attrs, std::string_view name) {
-  TensorType x = tensor_arg(in, 0, name);
-  std::vector<int64_t> axes = ints_of(attrs, "axis");
-  bool keep = bool_of(attrs, "keepdim");
-  std::vector<bool> reduced(x.rank(), axes.empty());
-  for (int64_t a : axes) reduced[norm_axis(a, x.rank(), name)] = true;
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < x.rank(); ++i) {
-    if (!reduced[i]) {
-      out.push_back(x.shape()[i]);
-    } else if (keep) {
-      out.push_back(1);
+// Results of x's type: print, rotary_embedding (cos and sin broadcast onto x), swiglu (y of x's
+// shape: the fusion rule matches silu(x) * y of equal types, and the eager function asks the same).
+InferFn like_x(std::string op, size_t arity, bool same_shape) {
+  return [op, arity, same_shape](IrContext*, Types in, Attrs) {
+    TensorType x = tensor_arg(in, 0, op);
+    for (size_t i = 1; i < arity; ++i) {
+      TensorType t = tensor_arg(in, i, op);
+      SKIFF_ENFORCE(!same_shape || std::ranges::equal(t.shape(), x.shape()), kInvalidArgument, op,
+                    str("input #", i), str("x's shape ", to_string(Type(x))), to_string(Type(t)));
     }
-  }
-  TensorType t = x.with_shape(out);
-  if (auto d = find(attrs, "dtype").dyn_cast<DTypeAttr>(); d && d.value() != DataType::kUndefined) {
-    t = t.with_dtype(d.value());
-  }
-  return one(t);
+    return one(x);
+  };
 }
 
-std::map<std::string, InferFn, std::less<>> basic_rules() {
-  std::map<std::string, InferFn, std::less<>> r;
-  for (const char* n : {"relu", "exp", "sqrt", "rsqrt", "sigmoid", "silu", "sin", "cos", "scale",
-                        "assign", "print", "softmax", "rotary_embedding"}) {
-    r[n] = same_as_x();
-  }
-  for (const char* n : {"add", "subtract", "multiply", "divide", "swiglu"}) r[n] = binary(n);
-  r["matmul"] = [](IrContext*, Types in, Attrs a) { return matmul_like(in, a, "matmul"); };
-  r["linear"] = [](IrContext*, Types in, Attrs) {
-    TensorType x = tensor_arg(in, 0, "linear"), w = tensor_arg(in, 1, "linear");
-    SKIFF_ENFORCE(x.rank() >= 1 && w.rank() == 2, kInvalidArgument, "linear", "weight",
-                  "x of rank >= 1 and a 2-D weight", str(x.rank(), ", ", w.rank()));
-    std::vector<int64_t> out(x.shape().begin(), x.shape().end());
-    out.back() = w.shape()[1];
-    return one(x.with_shape(out));
-  };
-  r["rms_norm"] = [](IrContext*, Types in, Attrs a) {
-    TensorType x = tensor_arg(in, 0, "rms_norm");
-    int64_t begin = norm_axis(int_of(a, "begin_norm_axis", -1), x.rank(), "rms_norm");
-    std::vector<int64_t> lead(x.shape().begin(), x.shape().begin() + begin);
-    DataType stat = x.dtype() == DataType::kFloat16 || x.dtype() == DataType::kBFloat16
-                        ? DataType::kFloat32
-                        : x.dtype();
-    return std::vector<Type>{x, x.with_shape(lead).with_dtype(stat)};
-  };
-  r["mean"] = [](IrContext*, Types in, Attrs a) { return reduce(in, a, "mean"); };
-  r["sum"] = [](IrContext*, Types in, Attrs a) { return reduce(in, a, "sum"); };
-  r["cast"] = [](IrContext*, Types in, Attrs a) {
-    auto d = find(a, "dtype").dyn_cast<DTypeAttr>();
-    SKIFF_ENFORCE(d, kInvalidArgument, "cast", "dtype", "a dtype", "none");
-    return one(tensor_arg(in, 0, "cast").with_dtype(d.value()));
-  };
-  auto from_attrs = [](IrContext* ctx, Types, Attrs a) {
-    auto d = find(a, "dtype").dyn_cast<DTypeAttr>();
-    std::vector<int64_t> shape = ints_of(a, "shape");
-    return one(TensorType::get(ctx, d ? d.value() : DataType::kFloat32, shape));
-  };
-  r["full"] = from_attrs;
-  r["data"] = from_attrs;
-  r["transpose"] = [](IrContext*, Types in, Attrs a) {
-    TensorType x = tensor_arg(in, 0, "transpose");
-    std::vector<int64_t> perm = ints_of(a, "perm");
-    SKIFF_ENFORCE(static_cast<int64_t>(perm.size()) == x.rank(), kInvalidArgument, "transpose",
-                  "perm", str(x.rank(), " axes"), perm);
-    std::vector<int64_t> out;
-    for (int64_t p : perm) out.push_back(x.shape()[norm_axis(p, x.rank(), "transpose")]);
-    return one(x.with_shape(out));
-  };
-  r["reshape"] = [](IrContext*, Types in, Attrs a) {
-    TensorType x = tensor_arg(in, 0, "reshape");
-    std::vector<int64_t> shape = ints_of(a, "shape");
-    int64_t known = 1, infer_at = -1;
-    for (size_t i = 0; i < shape.size(); ++i) {
-      if (shape[i] == 0 && static_cast<int64_t>(i) < x.rank()) shape[i] = x.shape()[i];
-      if (shape[i] == -1) {
-        infer_at = static_cast<int64_t>(i);
-      } else {
-        known *= shape[i];
-      }
-    }
-    if (infer_at >= 0 && x.numel() >= 0 && known > 0) shape[infer_at] = x.numel() / known;
-    return one(x.with_shape(shape));
-  };
-  r["concat"] = [](IrContext*, Types in, Attrs a) {
-    auto vt = in.size() == 1 && in[0] ? in[0].dyn_cast<VectorType>() : VectorType();
-    SKIFF_ENFORCE(vt && vt.size() > 0, kTypeError, "concat", "x", "a non-empty vec", "other");
-    TensorType first = vt.elements()[0].cast<TensorType>();
-    int64_t axis = norm_axis(int_of(a, "axis", 0), first.rank(), "concat");
-    std::vector<int64_t> out(first.shape().begin(), first.shape().end());
-    for (size_t i = 1; i < vt.size(); ++i) {
-      int64_t d = vt.elements()[i].cast<TensorType>().shape()[axis];
-      out[axis] = (out[axis] == kDynamic || d == kDynamic) ? kDynamic : out[axis] + d;
-    }
-    return one(first.with_shape(out));
-  };
-  r["split"] = [](IrContext* ctx, Types in, Attrs a) {
-    TensorType x = tensor_arg(in, 0, "split");
-    int64_t axis = norm_axis(int_of(a, "axis", 0), x.rank(), "split");
-    std::vector<Type> parts;
-    for (int64_t s : ints_of(a, "sections")) {
-      std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
-      shape[axis] = s;
-      parts.push_back(x.with_shape(shape));
-    }
-    return one(VectorType::get(ctx, parts));
-  };
-  return r;
+std::vector<Type> data_type(IrContext* ctx, Types, Attrs a) {
+  auto d = find(a, "dtype").dyn_cast<DTypeAttr>();
+  auto shape = find(a, "shape").dyn_cast<ArrayAttr>();
+  SKIFF_ENFORCE(d && shape, kInvalidArgument, "data", d ? "shape" : "dtype", "to be set", "none");
+  return one(TensorType::get(ctx, d.value(), shape.ints()));
 }
 }  // namespace
 
-void attach_basic_infer_meta(IrContext* ctx) {
-  for (auto& [name, fn] : basic_rules()) {
+void attach_ir_only_infer_meta(IrContext* ctx) {
+  const std::pair<const char*, InferFn> rules[] = {
+      {"data", data_type},
+      {"print", like_x("print", 1, false)},
+      {"swiglu", like_x("swiglu", 2, true)},
+      {"rotary_embedding", like_x("rotary_embedding", 3, false)},
+  };
+  for (const auto& [name, fn] : rules) {
     OpInfo* info = ctx->find_op(str("op.", name));
     if (!info || info->interface<InferMetaInterface>()) continue;
     info->attach_interface<InferMetaInterface>(InferMetaConcept{fn});

@@ -14,9 +14,9 @@ class OpDialect : public Dialect {
   explicit OpDialect(IrContext* ctx);
 };
 
-/// Attaches simple shape inference to the ops of the IR tests (elementwise, matmul, transpose,
-/// reshape, mean, full, data, fused ops, ...). The ops layer replaces it with the real infer_meta
-/// functions; tests and skiff-opt use it when that layer is absent.
-void attach_basic_infer_meta(IrContext* ctx);
+/// Attaches the result-type rules of the ops without an op record (data, print, swiglu,
+/// rotary_embedding: ir_ops.yaml). Every other op's rule is its record's infer-meta, which the ops
+/// layer attaches (skiff/ops/ir/op_bridge.h); IR-only tests attach their own (tests/cpp/ir).
+void attach_ir_only_infer_meta(IrContext* ctx);
 
 }  // namespace skiff::ir

@@ -58,7 +58,7 @@ void attach_op_interfaces(ir::IrContext* ctx) {
     info->attach_interface<ir::KernelSelectInterface>(ir::KernelSelectConcept{
         kernel, e.data_type_operand, [kd](ir::Operation* op) { return to_ir(kd(op)); }});
   }
-  ir::attach_basic_infer_meta(ctx);
+  ir::attach_ir_only_infer_meta(ctx);
 }
 
 }  // namespace skiff::ops::ir_bridge

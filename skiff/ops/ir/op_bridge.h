@@ -17,9 +17,8 @@
 
 namespace skiff::ops::ir_bridge {
 
-/// Attaches the interfaces above to every registered op.* op with a record (replacing simpler
-/// ones, e.g. attach_basic_infer_meta's), then the IR's basic rules to the IR-only ops (data,
-/// fused ops). Idempotent.
+/// Attaches the interfaces above to every registered op.* op with a record, then the IR's own
+/// rules to the ops without one (data, print, swiglu, rotary_embedding). Idempotent.
 void attach_op_interfaces(ir::IrContext* ctx);
 
 /// The ops-layer schema of an op.* op, or nullptr for IR-only ops.

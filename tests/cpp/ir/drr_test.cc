@@ -11,6 +11,7 @@
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/drr/fusion_rules.h"
 #include "skiff/ir/passes/pattern.h"
+#include "tests/cpp/ir/test_infer_meta.h"
 
 namespace skiff::ir {
 namespace {
@@ -19,7 +20,7 @@ class DrrTest : public ::testing::Test {
  protected:
   void SetUp() override {
     load_all_dialects(&ctx);
-    attach_basic_infer_meta(&ctx);
+    attach_test_infer_meta(&ctx);
   }
   Value data(Builder& b, const char* name, std::vector<int64_t> shape) {
     return b.build<op::DataOp>(name, shape, DataType::kFloat32).out();

@@ -17,6 +17,7 @@
 #include "skiff/ir/dialects/register.h"
 #include "skiff/ir/passes/passes.h"
 #include "skiff/ir/passes/pattern.h"
+#include "tests/cpp/ir/test_infer_meta.h"
 
 namespace skiff::ir {
 namespace {
@@ -25,7 +26,7 @@ class IrTest : public ::testing::Test {
  protected:
   void SetUp() override {
     load_all_dialects(&ctx);
-    attach_basic_infer_meta(&ctx);
+    attach_test_infer_meta(&ctx);
     register_standard_passes();
   }
   TensorType f32(std::initializer_list<int64_t> shape) {
