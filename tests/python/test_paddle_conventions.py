@@ -149,7 +149,9 @@ PADDLE_SIGNATURES = {
 
 class TestIntrospectableFunctions(unittest.TestCase):
     def test_every_public_function_is_a_python_function(self):
-        for module in (paddle, paddle.linalg, paddle.autograd, paddle.nn.functional):
+        for module in (paddle, paddle.linalg, paddle.autograd, paddle.nn, paddle.nn.functional,
+                       paddle.nn.initializer, paddle.jit, paddle.static, paddle.optimizer,
+                       paddle.io, paddle.device, paddle.utils, paddle.incubate):
             for name, fn in _public_callables(module):
                 with self.subTest(module=module.__name__, name=name):
                     self.assertTrue(inspect.isfunction(fn) or hasattr(fn, "__wrapped__")
@@ -157,12 +159,21 @@ class TestIntrospectableFunctions(unittest.TestCase):
                                     f"{module.__name__}.{name} is a {type(fn).__name__}")
                     inspect.signature(fn)
 
-    def test_every_op_method_is_a_python_function(self):
+    def test_every_public_tensor_method_is_a_python_function(self):
         from skiff.tensor import methods
-        for name in methods._METHODS + list(paddle._C.inplace_names()):
+        names = [n for n in dir(paddle.Tensor) if not n.startswith("_")]
+        names = [n for n in names if callable(getattr(paddle.Tensor, n))
+                 and not isinstance(getattr(paddle.Tensor, n), type)]
+        self.assertTrue(set(methods._METHODS) <= set(names))
+        self.assertTrue(set(paddle._C.inplace_names()) <= set(names))
+        for name in names:
             with self.subTest(name=name):
                 fn = getattr(paddle.Tensor, name)
                 self.assertTrue(inspect.isfunction(fn), f"Tensor.{name} is {type(fn).__name__}")
+        self.assertEqual(str(inspect.signature(paddle.Tensor.backward)),
+                         "(self, grad_tensor=None, retain_graph=False)")
+        self.assertEqual(str(inspect.signature(paddle.Tensor.clear_grad)),
+                         "(self, set_to_zero=True)")
 
     def test_generated_functions_end_with_name(self):
         from skiff import _op_functions

@@ -225,7 +225,91 @@ def _format(self, spec):
     return format(repr(self), spec)
 
 
+# The protocol methods bound in C++ (tensor_bind.cc), as Python functions with Paddle's
+# signatures; each calls the C++ method it replaces (held in _CPP).
+_CPP = {}
+
+
+def backward(self, grad_tensor=None, retain_graph=False):
+    """Computes the gradients of this tensor w.r.t. the graph leaves (accumulated in .grad)."""
+    _CPP["backward"](self, grad_tensor, retain_graph)
+
+
+def clear_grad(self, set_to_zero=True):
+    """Zeroes the gradient in place (set_to_zero) or drops it."""
+    _CPP["clear_grad"](self, set_to_zero)
+
+
+def clear_gradient(self, set_to_zero=True):
+    _CPP["clear_gradient"](self, set_to_zero)
+
+
+def contiguous(self):
+    return _CPP["contiguous"](self)
+
+
+def copy_(self, src, blocking=True):
+    """Copies src's values into this tensor's memory."""
+    return _CPP["copy_"](self, src, blocking)
+
+
+def data_ptr(self):
+    return _CPP["data_ptr"](self)
+
+
+def detach(self):
+    """A tensor sharing this one's data, without autograd history."""
+    return _CPP["detach"](self)
+
+
+def dim(self):
+    return _CPP["dim"](self)
+
+
+def ndimension(self):
+    return _CPP["ndimension"](self)
+
+
+def element_size(self):
+    return _CPP["element_size"](self)
+
+
+def get_strides(self):
+    return _CPP["get_strides"](self)
+
+
+def is_contiguous(self):
+    return _CPP["is_contiguous"](self)
+
+
+def numel(self, name=None):
+    return _CPP["numel"](self)
+
+
+def numpy(self, *args, **kwargs):
+    """A numpy array holding a copy of the values (Paddle's optional arguments are ignored)."""
+    return _CPP["numpy"](self)
+
+
+def retain_grads(self):
+    _CPP["retain_grads"](self)
+
+
+def set_value(self, value):
+    """Writes `value` (a Tensor or array data of this tensor's shape) in place."""
+    _CPP["set_value"](self, value)
+
+
+_PROTOCOL = (backward, clear_grad, clear_gradient, contiguous, copy_, data_ptr, detach, dim,
+             ndimension, element_size, get_strides, is_contiguous, numel, numpy, retain_grads,
+             set_value)
+
+
 def install():
+    for fn in _PROTOCOL:
+        if fn.__name__ not in _CPP:
+            _CPP[fn.__name__] = getattr(_T, fn.__name__)
+        setattr(_T, fn.__name__, fn)
     for name in _METHODS:
         _attach(name, getattr(functions, name))
     for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
