@@ -144,6 +144,14 @@ PADDLE_SIGNATURES = {
     "maximum": "(x, y, name=None)",
     "where": "(condition, x=None, y=None, name=None)",
     "scale": "(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None)",
+    "unsqueeze": "(x, axis, name=None)",
+    "expand": "(x, shape, name=None)",
+    "tile": "(x, repeat_times, name=None)",
+    "roll": "(x, shifts, axis=None, name=None)",
+    "topk": "(x, k, axis=None, largest=True, sorted=True, name=None)",
+    "mean": "(x, axis=None, keepdim=False, name=None)",
+    "concat": "(x, axis=0, name=None)",
+    "transpose": "(x, perm, name=None)",
 }
 
 

@@ -3,7 +3,8 @@
 Where Paddle's Python signature is the op record's (same names, order and defaults, trailing
 `name=None`), the function is the record's generated Python function (skiff._op_functions, made
 by tools/gen_py_ops.py), which calls the binding `skiff._C.ops.<op>` positionally. The rest are
-thin compositions written here over the bindings.
+thin compositions written here over the bindings, including the few whose record gives a default
+to an argument Paddle requires (unsqueeze's axis, expand's shape, tile, roll, topk's k).
 """
 import builtins
 import math
@@ -78,7 +79,12 @@ gather = _f.gather
 gather_nd = _f.gather_nd
 index_select = _f.index_select
 sort = _f.sort
-topk = _f.topk
+
+
+def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
+    """The k largest (or smallest) values along `axis` (the last one when None) and indices."""
+    return _ops.topk(x, k, -1 if axis is None else axis, largest, sorted)
+
 
 # Linear algebra -------------------------------------------------------------------------------
 matmul = _f.matmul
@@ -241,8 +247,18 @@ reshape = _f.reshape
 flatten = _f.flatten
 transpose = _f.transpose
 squeeze = _f.squeeze
-unsqueeze = _f.unsqueeze
-expand = _f.expand
+
+
+def unsqueeze(x, axis, name=None):
+    """x with size-1 dims inserted at `axis` (an int, a list, or a Tensor)."""
+    return _ops.unsqueeze(x, axis)
+
+
+def expand(x, shape, name=None):
+    """x broadcast to `shape` (-1 keeps a dim)."""
+    return _ops.expand(x, shape)
+
+
 broadcast_to = _f.broadcast_to
 slice = _f.slice  # noqa: A001
 strided_slice = _f.strided_slice
@@ -251,9 +267,21 @@ chunk = _f.chunk
 unbind = _f.unbind
 concat = _f.concat
 stack = _f.stack
-tile = _f.tile
+
+
+def tile(x, repeat_times, name=None):
+    """x repeated `repeat_times[i]` times along dim i."""
+    return _ops.tile(x, repeat_times)
+
+
 flip = _f.flip
-roll = _f.roll
+
+
+def roll(x, shifts, axis=None, name=None):
+    """x shifted circularly by `shifts` along `axis` (of the flattened tensor when None)."""
+    return _ops.roll(x, shifts, axis)
+
+
 tril = _f.tril
 triu = _f.triu
 
