@@ -195,7 +195,8 @@ def attr_value_expr(a):
 
 
 def gen_schemas(ops):
-    out = [HEADER, "#include \"skiff/ops/op_schema.h\"", "#include \"skiff/ops/inplace.h\"\n",
+    out = [HEADER, "#include \"skiff/ops/op_schema.h\"", "#include \"skiff/ops/inplace.h\"",
+           "#include \"skiff/ops/amp_class.h\"\n",
            "namespace skiff::ops {\n", "std::vector<OpSchema> make_op_schemas() {", "  std::vector<OpSchema> s;",
            f"  s.reserve({len(ops)});"]
     for i, op in enumerate(ops):
@@ -220,8 +221,30 @@ def gen_schemas(ops):
         out.append(f"      {{\"{api}\", {{{pairs}}}}},")
     out.append("  };")
     out.append("  return id < kInfos.size() && !kInfos[id].api.empty() ? &kInfos[id] : nullptr;")
-    out.append("}\n\n}  // namespace skiff::ops\n")
+    out.append("}\n")
+    out += gen_amp_classes(ops)
+    out.append("}  // namespace skiff::ops\n")
     return "\n".join(out)
+
+
+AMP_ENUM = {"white": "AmpClass::kWhite", "black": "AmpClass::kBlack",
+            "promote": "AmpClass::kPromote"}
+
+
+def gen_amp_classes(ops):
+    """amp_class(id, dtype) (skiff/ops/amp_class.h): each record's `amp` key per AMP dtype."""
+    out = ["AmpClass amp_class(OpId id, DType amp_dtype) {"]
+    for dtype, enum in (("float16", "kFloat16"), ("bfloat16", "kBFloat16")):
+        name = "kFloat16Classes" if dtype == "float16" else "kBFloat16Classes"
+        out.append(f"  static constexpr AmpClass {name}[] = {{")
+        out += [f"      {AMP_ENUM[op.amp[dtype]]},  // {op.name}" for op in ops]
+        out.append("  };")
+        out.append(f"  if (amp_dtype == DType::{enum}) {{")
+        out.append(f"    return id < std::size({name}) ? {name}[id] : AmpClass::kPromote;")
+        out.append("  }")
+    out.append("  return AmpClass::kPromote;")
+    out.append("}\n")
+    return out
 
 
 def gen_family_dense_h(ops, family):

@@ -41,3 +41,4 @@ from . import distributed  # noqa: E402
 from .distributed import DataParallel  # noqa: F401,E402
 from . import profiler  # noqa: F401,E402
 from . import incubate  # noqa: F401,E402
+from . import amp  # noqa: F401,E402

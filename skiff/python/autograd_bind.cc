@@ -6,6 +6,8 @@
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 #include "skiff/python/result.h"
+#include "skiff/ops/amp_class.h"
+#include "skiff/runtime/eager/amp_mode.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
@@ -21,9 +23,60 @@ struct HookHandle {
   void remove() { *active = false; }
 };
 
+constexpr const char* kLevels[] = {"O0", "OD", "O1", "O2"};
+
+py::tuple amp_state_tuple(const amp::AmpState& s) {
+  return py::make_tuple(kLevels[static_cast<int>(s.level)], std::string(dtype_name(s.dtype)),
+                        s.use_promote, std::vector<std::string>(s.white.begin(), s.white.end()),
+                        std::vector<std::string>(s.black.begin(), s.black.end()));
+}
+
+amp::Level parse_level(const std::string& level) {
+  for (int i = 0; i < 4; ++i) {
+    if (level == kLevels[i]) return static_cast<amp::Level>(i);
+  }
+  SKIFF_THROW(kInvalidArgument, "auto_cast", "level", "O0, OD, O1 or O2", level);
+}
+
+// paddle.amp's C side: the thread's auto_cast state and the records' lists.
+void bind_amp(py::module_& m) {
+  m.def(
+      "set_state",
+      [](const std::string& level, const std::string& dtype, bool use_promote,
+         const std::vector<std::string>& white, const std::vector<std::string>& black) {
+        amp::AmpState s;
+        s.level = parse_level(level);
+        s.dtype = parse_dtype(dtype);
+        s.use_promote = use_promote;
+        s.white.insert(white.begin(), white.end());
+        s.black.insert(black.begin(), black.end());
+        return amp_state_tuple(amp::set_thread_state(std::move(s)));
+      },
+      py::arg("level"), py::arg("dtype"), py::arg("use_promote"), py::arg("white"),
+      py::arg("black"),
+      "Installs this thread's auto_cast state; returns the previous one as (level, dtype, "
+      "use_promote, white, black)");
+  m.def("state", [] { return amp_state_tuple(amp::thread_state()); });
+  m.def(
+      "op_lists",
+      [](const std::string& dtype) {
+        const DType d = parse_dtype(dtype);
+        std::vector<std::string> white, black;
+        for (const ops::OpSchema& s : ops::all_op_schemas()) {
+          const ops::AmpClass c = ops::amp_class(s.id, d);
+          if (c == ops::AmpClass::kWhite) white.push_back(s.name);
+          if (c == ops::AmpClass::kBlack) black.push_back(s.name);
+        }
+        return py::make_tuple(white, black);
+      },
+      py::arg("dtype"), "The records' (white, black) op names for an AMP dtype");
+}
+
 }  // namespace
 
 void bind_autograd(py::module_& m) {
+  auto amp_module = m.def_submodule("amp", "auto_cast state (skiff/runtime/eager/amp_mode.h)");
+  bind_amp(amp_module);
   m.def("is_grad_enabled", &autograd::grad_enabled);
   m.def("set_grad_enabled", &autograd::set_grad_enabled, py::arg("mode"));
   m.def(

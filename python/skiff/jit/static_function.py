@@ -381,8 +381,10 @@ class StaticFunction:
             names.append(spec.name if spec is not None and spec.name else f"input{i}")
             sig.append((str(t.dtype), tuple(shape), t.stop_gradient))
         owner = self._owner()
+        # auto_cast around the call changes the captured ops (their casts): part of the key.
+        amp = tuple(tuple(v) if isinstance(v, list) else v for v in _C.amp.state())
         key = (structure_key(structure), tuple(sig), need_grad,
-               getattr(owner, "training", None))
+               getattr(owner, "training", None), amp)
         paths = self._cache.get(key)
         if paths is _EAGER:
             return fn(*args, **kwargs)

@@ -62,6 +62,8 @@ class Optimizer:
         self._weight_decay = weight_decay
         self._accumulators = collections.defaultdict(dict)  # acc name -> {param name: Tensor}
         self._accumulators_holder = {}
+        self._master_weights = {}  # param name -> float32 master (multi_precision)
+        self._master_holder = {}  # master weights loaded before their first step
         self._param_groups = []
         self._default_dict = self._defaults()
         parameters = list(parameters)
@@ -217,13 +219,48 @@ class Optimizer:
             self._step_lr = None
 
     def _update_group(self, group, params_grads):
-        """Clips a group's (param, grad) pairs, regularizes and applies them."""
+        """Clips a group's (param, grad) pairs, regularizes and applies them. With
+        multi_precision, 16-bit parameters are updated through their float32 master weights
+        (gradients cast to float32), which are then copied back into the parameters."""
         if not params_grads:
             return
+        written = []
+        if getattr(self, "_multi_precision", False):
+            params_grads, written = self._to_master(params_grads)
         clip = group.get("grad_clip")
         if clip is not None:
             params_grads = [(p, g) for p, g in clip(params_grads) if g is not None]
         self._apply(group, self._regularize(group, params_grads))
+        if written:
+            from ..nn._assign import assign_into
+            for p, master in written:
+                assign_into(p, _ops.cast(master, p.dtype))
+
+    def _to_master(self, params_grads):
+        """(master, float32 grad) for the 16-bit parameters, and the (param, master) pairs."""
+        out, written = [], []
+        for p, g in params_grads:
+            if str(p.dtype) not in ("paddle.float16", "paddle.bfloat16"):
+                out.append((p, g))
+                continue
+            if self._static is not None:
+                raise NotImplementedError(
+                    "optimizer: multi_precision master weights (paddle.amp.decorate level O2) "
+                    "are eager-only in this build; to_static training needs float32 parameters")
+            master = self._master_weights.get(p.name)
+            if master is None:
+                held = self._master_holder.pop(p.name, None)
+                if held is not None:
+                    from .. import to_tensor
+                    held = held if isinstance(held, Tensor) else to_tensor(held)
+                master = _ops.assign(_ops.cast(held if held is not None else p, float32))
+                master.name = p.name  # the accumulators stay keyed by the parameter's name
+                self._master_weights[p.name] = master
+            master.optimize_attr = getattr(p, "optimize_attr", {})
+            master.regularizer = getattr(p, "regularizer", None)
+            out.append((master, _ops.cast(g, float32)))
+            written.append((p, master))
+        return out, written
 
     def _apply(self, group, entries):
         raise NotImplementedError(f"{type(self).__name__} does not implement _apply")
@@ -275,6 +312,8 @@ class Optimizer:
             for acc in store.values():
                 state[acc.name] = acc
         state.update(self._extra_state())
+        if self._master_weights:
+            state["master_weights"] = dict(self._master_weights)
         if isinstance(self._learning_rate, LRScheduler):
             state["LR_Scheduler"] = self._learning_rate.state_dict()
         return state
@@ -287,7 +326,11 @@ class Optimizer:
             lr_state = state_dict.pop("LR_Scheduler")
             if isinstance(self._learning_rate, LRScheduler):
                 self._learning_rate.set_state_dict(lr_state)
-        state_dict.pop("master_weights", None)
+        masters = dict(state_dict.pop("master_weights", None) or {})
+        for name, master in self._master_weights.items():
+            if name in masters:
+                assign_into(master, masters.pop(name))
+        self._master_holder.update(masters)
         self._load_extra_state(state_dict)
         for name, store in self._accumulators.items():
             for acc in store.values():

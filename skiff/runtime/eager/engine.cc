@@ -57,6 +57,14 @@ void accumulate(std::vector<Tensor>& slots, uint32_t index, const Tensor& g) {
   slot = slot.defined() ? skiff::add(slot, g) : g;
 }
 
+thread_local int t_running_rules = 0;
+
+// Marks this thread as running gradient rules while alive (AMP leaves their ops alone).
+struct RunningRules {
+  RunningRules() { ++t_running_rules; }
+  ~RunningRules() { --t_running_rules; }
+};
+
 class GraphTask {
  public:
   GraphTask(bool keep_graph, bool create_graph, bool stop_at_targets = false)
@@ -69,6 +77,7 @@ class GraphTask {
   std::vector<Tensor> captured() const { return captured_; }
 
   void run(const std::vector<Edge>& roots, const std::vector<Tensor>& root_grads) {
+    RunningRules running;
     discover(roots);
     for (size_t i = 0; i < roots.size(); ++i) {
       if (!open(roots[i])) continue;  // an output that is itself a no_grad_var
@@ -273,6 +282,8 @@ namespace {
 thread_local int backward_depth = 0;
 thread_local std::vector<std::function<void()>> backward_callbacks;
 }  // namespace
+
+bool running_rules() { return t_running_rules > 0; }
 
 void queue_callback(std::function<void()> fn) {
   if (backward_depth == 0) return fn();

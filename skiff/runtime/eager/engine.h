@@ -41,4 +41,8 @@ struct GradOptions {
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
                          const std::vector<Tensor>& grad_outputs = {}, GradOptions options = {});
 
+/// True while backward() or grad() runs gradient rules on this thread (AMP does not cast the
+/// ops of rules: their dtypes follow the forward's, as in Paddle).
+bool running_rules();
+
 }  // namespace skiff::autograd
