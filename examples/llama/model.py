@@ -8,6 +8,7 @@ import numpy as np
 import skiff as paddle
 import skiff.nn as nn
 import skiff.nn.functional as F
+from skiff.distributed.fleet.utils import recompute
 
 
 @dataclass
@@ -98,6 +99,7 @@ class Llama(nn.Layer):
     def __init__(self, cfg):
         super().__init__()
         self.cfg = cfg
+        self.recompute_blocks = False  # paddle.distributed.fleet.utils.recompute per block
         init = nn.initializer.Normal(mean=0.0, std=cfg.init_std)
         self.embed = nn.Embedding(cfg.vocab_size, cfg.dim,
                                   weight_attr=nn.ParamAttr(initializer=init))
@@ -124,7 +126,11 @@ class Llama(nn.Layer):
         sin = self.rope_sin[:t]
         x = self.embed(idx)
         for layer in self.layers:
-            x = layer(x, cos, sin)
+            if self.recompute_blocks and self.training and paddle.is_grad_enabled():
+                # Keeps only each block's input; backward recomputes the block.
+                x = recompute(layer, x, cos, sin)
+            else:
+                x = layer(x, cos, sin)
         x = self.norm(x)
         if self.cfg.tie_embeddings:
             return paddle.matmul(x, self.embed.weight, transpose_y=True)

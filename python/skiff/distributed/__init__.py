@@ -12,6 +12,7 @@ from .group import (  # noqa: F401
     init_parallel_env, is_available, is_initialized, new_group)
 from .data_parallel import DataParallel  # noqa: F401
 from . import launch  # noqa: F401
+from . import fleet  # noqa: F401
 
 from .. import _C as _C_mod
 

@@ -1,0 +1,2 @@
+"""paddle.incubate.distributed: fleet's recompute spellings."""
+from . import fleet  # noqa: F401
