@@ -84,7 +84,10 @@ Index nd_source(const char* op, const DenseTensor& x, const DenseTensor& index,
                 const int64_t* idx) {
   const int lead = index.rank() - 1;
   const int64_t k = index.dim(lead);
-  Index ii(idx, idx + lead + 1), xi;
+  // idx holds index.shape[:-1] then x.shape[k:]: only its first `lead` entries are index axes
+  // (when k == x.rank() it has no more; copying lead + 1 read past its end).
+  Index ii(idx, idx + lead), xi;
+  ii.push_back(0);
   for (int64_t j = 0; j < k; ++j) {
     ii[lead] = j;
     xi.push_back(
