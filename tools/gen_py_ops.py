@@ -59,6 +59,18 @@ def convert_attr(a):
     return f"{a.name}.is_none() ? {a.default_cpp} : {conv}"
 
 
+def has_default(op, a):
+    """Whether argument `a` has a default: its record default, or None for an optional tensor
+    unless a required argument follows it (Paddle's box_coder(prior_box, prior_box_var,
+    target_box): prior_box_var is passed, possibly as None)."""
+    if a.default is not None:
+        return True
+    if a.kind != "kOptionalTensor":
+        return False
+    later = op.args[op.args.index(a) + 1:]
+    return all(b.default is not None or b.kind == "kOptionalTensor" for b in later)
+
+
 def gen_op(op, api_name=None):
     """One m.def for the op (or its in-place variant `api_name`, which returns the Python object
     passed for the written input when that is a single tensor, so `x.add_(y) is x`)."""
@@ -118,7 +130,7 @@ def gen_op(op, api_name=None):
     kw = []
     for a in op.args:
         arg = f"py::arg(\"{py_name(a.name)}\")"
-        if a.default is not None or a.kind == "kOptionalTensor":
+        if has_default(op, a):
             arg += " = py::none()"
         kw.append(arg)
     kw.append("py::arg(\"name\") = py::none()")
@@ -184,8 +196,7 @@ def gen_py_function(op, fn):
     params, call = [], []
     for a in op.args:
         n = py_name(a.name)
-        has_default = a.default is not None or a.kind == "kOptionalTensor"
-        params.append(f"{n}={py_default(a)}" if has_default else n)
+        params.append(f"{n}={py_default(a)}" if has_default(op, a) else n)
         call.append(n)
     params.append("name=None")
     doc = op.signature.replace("\\", "\\\\").replace('"', '\\"')

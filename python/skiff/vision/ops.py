@@ -1,7 +1,16 @@
-"""paddle.vision.ops: building blocks of the vision models."""
-from .. import nn
+"""paddle.vision.ops: building blocks of the vision models and the detection ops.
 
-__all__ = ["ConvNormActivation"]
+roi_align, roi_pool, nms and box_coder call the op records of skiff/ops/yaml/vision.yaml
+(kernels in skiff/ops/kernels/*/vision.cc); nms with scores or categories is composed here
+from the plain nms op, as in Paddle.
+"""
+from .. import _C, _errors, nn
+from ..nn.layer.layers import Layer
+
+__all__ = ["ConvNormActivation", "roi_align", "RoIAlign", "roi_pool", "RoIPool", "nms",
+           "box_coder"]
+
+_ops = _C.ops
 
 
 class ConvNormActivation(nn.Sequential):
@@ -24,3 +33,132 @@ class ConvNormActivation(nn.Sequential):
         if activation_layer is not None:
             layers.append(activation_layer())
         super().__init__(*layers)
+
+
+def _output_size(output_size, fn):
+    """Paddle's output_size: an int (square) or a pair (h, w) of positive ints."""
+    if isinstance(output_size, bool) or not isinstance(output_size, (int, tuple, list)):
+        raise _errors.InvalidType(f"{fn}: argument 'output_size' expected an int or a tuple of "
+                                  f"2 ints, got {type(output_size).__name__}")
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in size):
+        raise _errors.InvalidType(f"{fn}: argument 'output_size' expected an int or a tuple of "
+                                  f"2 ints, got {output_size!r}")
+    if size[0] <= 0 or size[1] <= 0:
+        raise _errors.InvalidArgument(f"{fn}: argument 'output_size' expected positive sizes, "
+                                      f"got {output_size!r}")
+    return size
+
+
+def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_ratio=-1,
+              aligned=True, name=None):
+    """RoIAlign (Mask R-CNN): x [N, C, H, W], boxes [K, 4] as (x1, y1, x2, y2) in input
+    coordinates (times spatial_scale on x), boxes_num [N] int32 counts per image (boxes ordered
+    by image; None for a single image). Each of the output_size bins of a box is the mean of
+    sampling_ratio x sampling_ratio bilinear samples (ceil(box size / output size) when
+    sampling_ratio <= 0). aligned shifts the box by -0.5 pixel (Detectron2). -> [K, C, h, w]."""
+    h, w = _output_size(output_size, "roi_align")
+    return _ops.roi_align(x, boxes, boxes_num, h, w, float(spatial_scale), int(sampling_ratio),
+                          bool(aligned))
+
+
+class RoIAlign(Layer):
+    """roi_align as a layer: RoIAlign(output_size, spatial_scale)(x, boxes, boxes_num)."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num, aligned=True):
+        return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale,
+                         aligned=aligned)
+
+
+def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """RoIPool (Fast R-CNN): the maximum of each output bin of the box rounded to the input's
+    pixels (widened by one pixel); empty bins are 0. Arguments as roi_align. -> [K, C, h, w]."""
+    h, w = _output_size(output_size, "roi_pool")
+    out, _ = _ops.roi_pool(x, boxes, boxes_num, h, w, float(spatial_scale))
+    return out
+
+
+class RoIPool(Layer):
+    """roi_pool as a layer: RoIPool(output_size, spatial_scale)(x, boxes, boxes_num)."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
+    """Non-maximum suppression: the int64 indices of the kept boxes ([K, 4], (x1, y1, x2, y2)).
+    A box is dropped when a kept box before it has IoU > iou_threshold with it. Without scores
+    the boxes are taken in their order; with scores in descending score order; with
+    category_idxs (and the list of categories to keep) per category, the kept boxes of all
+    categories then sorted by score. top_k keeps the first top_k indices."""
+    from .. import tensor as T
+
+    if scores is None:
+        return _ops.nms(boxes, float(iou_threshold))
+    if category_idxs is not None and categories is None:
+        raise _errors.InvalidArgument(
+            "nms: argument 'categories' expected the list of category ids when category_idxs "
+            "is given, got None")
+    if top_k is not None and top_k > boxes.shape[0]:
+        raise _errors.InvalidArgument(
+            f"nms: argument 'top_k' expected at most the number of boxes ({boxes.shape[0]}), "
+            f"got {top_k}")
+    order = T.argsort(scores, descending=True)
+    candidates = boxes
+    if category_idxs is not None:
+        # Per-category suppression in one pass: each category's boxes are moved by its rank in
+        # `categories` times the extent of all boxes, so boxes of different categories never
+        # overlap; boxes of categories outside the list are dropped.
+        cats = T.to_tensor([int(c) for c in categories] or [0], dtype="int64")
+        match = T.equal(T.unsqueeze(category_idxs.astype("int64"), [1]),
+                        T.unsqueeze(cats, [0]))
+        if not categories:
+            match = T.logical_and(match, T.zeros_like(match))
+        rank = T.argmax(match.astype("int64"), axis=1).astype("float64")
+        listed = T.any(match, axis=1)
+        order = T.masked_select(order, T.gather(listed, order))
+        wide = boxes.astype("float64")
+        extent = float(wide.max()) - float(wide.min()) + 1.0 if boxes.shape[0] else 1.0
+        candidates = T.add(wide, T.unsqueeze(T.scale(rank, extent), [1]))
+    keep = T.gather(order, _ops.nms(T.gather(candidates, order), float(iou_threshold)))
+    if top_k is not None:
+        keep = keep[:top_k]
+    return keep
+
+
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size",
+              box_normalized=True, axis=0, name=None):
+    """Encodes target boxes against prior boxes (encode_center_size: target_box [N, 4] ->
+    [N, M, 4] offsets) or decodes offsets back to boxes (decode_center_size: target_box
+    [N, M, 4], prior boxes along axis 0 ([M, 4]) or 1 ([N, 4])). prior_box_var: a Tensor of
+    prior_box's shape, a list of 4 variances, or None (1). box_normalized=False counts box
+    widths with +1 pixel."""
+    variance = []
+    var_tensor = None
+    if isinstance(prior_box_var, _C.Tensor):
+        var_tensor = prior_box_var
+    elif isinstance(prior_box_var, (list, tuple)):
+        if len(prior_box_var) != 4:
+            raise _errors.InvalidArgument(
+                f"box_coder: argument 'prior_box_var' expected 4 variances, got "
+                f"{len(prior_box_var)}")
+        variance = [float(v) for v in prior_box_var]
+    elif prior_box_var is not None:
+        raise _errors.InvalidType(
+            f"box_coder: argument 'prior_box_var' expected a Tensor, a list of 4 floats or "
+            f"None, got {type(prior_box_var).__name__}")
+    return _ops.box_coder(prior_box, var_tensor, target_box, code_type, bool(box_normalized),
+                          int(axis), variance)

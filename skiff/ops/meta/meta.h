@@ -12,3 +12,4 @@
 #include "skiff/ops/meta/optimizer_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"
 #include "skiff/ops/meta/unary_meta.h"
+#include "skiff/ops/meta/vision_meta.h"
