@@ -563,5 +563,172 @@ def test_box_coder_bad_inputs():
 
 
 def test_paddle_namespace():
-    for name in ["roi_align", "RoIAlign", "roi_pool", "RoIPool", "nms", "box_coder"]:
+    for name in ["roi_align", "RoIAlign", "roi_pool", "RoIPool", "nms", "box_coder",
+                 "deform_conv2d", "DeformConv2D"]:
         assert getattr(paddle.vision.ops, name) is getattr(vops, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# deform_conv2d
+
+def np_deform_bilinear(plane, y, x):
+    h, w = plane.shape
+    y0, x0 = int(math.floor(y)), int(math.floor(x))
+    ly, lx = y - y0, x - x0
+
+    def at(a, b):
+        return plane[a, b] if 0 <= a < h and 0 <= b < w else 0.0
+
+    return ((1 - ly) * (1 - lx) * at(y0, x0) + (1 - ly) * lx * at(y0, x0 + 1)
+            + ly * (1 - lx) * at(y0 + 1, x0) + ly * lx * at(y0 + 1, x0 + 1))
+
+
+def np_deform_conv2d(x, off, wt, b, stride, pad, dil, dg, groups, mask):
+    n, c, h, w = x.shape
+    oc, cg, kh, kw = wt.shape
+    oh = (h + 2 * pad - (dil * (kh - 1) + 1)) // stride + 1
+    ow = (w + 2 * pad - (dil * (kw - 1) + 1)) // stride + 1
+    out = np.zeros((n, oc, oh, ow))
+    for b_ in range(n):
+        for o in range(oc):
+            g = o // (oc // groups)
+            for i_ in range(oh):
+                for j_ in range(ow):
+                    acc = 0.0
+                    for cc in range(cg):
+                        ch = g * cg + cc
+                        d = ch // (c // dg)
+                        for i in range(kh):
+                            for j in range(kw):
+                                t = i * kw + j
+                                oy = off[b_, d * 2 * kh * kw + 2 * t, i_, j_]
+                                ox = off[b_, d * 2 * kh * kw + 2 * t + 1, i_, j_]
+                                y = i_ * stride - pad + i * dil + oy
+                                xx = j_ * stride - pad + j * dil + ox
+                                v = np_deform_bilinear(x[b_, ch], y, xx) if (
+                                    -1 < y < h and -1 < xx < w) else 0.0
+                                if mask is not None:
+                                    v *= mask[b_, d * kh * kw + t, i_, j_]
+                                acc += wt[o, cc, i, j] * v
+                    out[b_, o, i_, j_] = acc + (0.0 if b is None else b[o])
+    return out
+
+
+def deform_inputs(seed, n=2, c=4, h=6, w=5, oc=6, k=3, stride=1, pad=1, dil=1, dg=2, groups=2,
+                  spread=1.5):
+    rng = np.random.default_rng(seed)
+    oh = (h + 2 * pad - (dil * (k - 1) + 1)) // stride + 1
+    ow = (w + 2 * pad - (dil * (k - 1) + 1)) // stride + 1
+    x = rng.standard_normal((n, c, h, w))
+    wt = rng.standard_normal((oc, c // groups, k, k))
+    b = rng.standard_normal(oc)
+    off = rng.standard_normal((n, 2 * dg * k * k, oh, ow)) * spread
+    mask = rng.uniform(0, 1, (n, dg * k * k, oh, ow))
+    return x, off, wt, b, mask
+
+
+@pytest.mark.parametrize("cfg", [
+    dict(stride=1, pad=1, dil=1, dg=2, groups=2),
+    dict(stride=2, pad=0, dil=1, dg=1, groups=1, h=7, w=7),
+    dict(stride=1, pad=2, dil=2, dg=4, groups=1),
+    dict(stride=1, pad=1, dil=1, dg=1, groups=4, oc=4, spread=4.0),  # far outside the image
+])
+@pytest.mark.parametrize("with_mask", [True, False])
+def test_deform_conv2d_matches_numpy(cfg, with_mask):
+    cfg = dict(cfg)
+    stride, pad, dil, dg, groups = (cfg.pop(k) for k in ("stride", "pad", "dil", "dg", "groups"))
+    x, off, wt, b, mask = deform_inputs(40, stride=stride, pad=pad, dil=dil, dg=dg,
+                                        groups=groups, **cfg)
+    mask = mask if with_mask else None
+    got = vops.deform_conv2d(T(x), T(off), T(wt), T(b), stride, pad, dil, dg, groups,
+                             None if mask is None else T(mask))
+    want = np_deform_conv2d(x, off, wt, b, stride, pad, dil, dg, groups, mask)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-11, atol=1e-11)
+
+
+def test_deform_conv2d_zero_offset_is_conv2d():
+    x, off, wt, b, _ = deform_inputs(41, dg=1, groups=2)
+    got = vops.deform_conv2d(T(x, "float32"), T(np.zeros_like(off), "float32"),
+                             T(wt, "float32"), T(b, "float32"), padding=1, groups=2)
+    want = paddle.nn.functional.conv2d(T(x, "float32"), T(wt, "float32"), T(b, "float32"),
+                                       padding=1, groups=2)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_deform_conv2d_grad_numeric():
+    x, off, wt, b, mask = deform_inputs(42, n=1, c=2, h=4, w=4, oc=2, k=2, dg=2, groups=2,
+                                        spread=0.7)
+    args = [x, off, wt, b, mask]
+    ts = [T(a, grad=True) for a in args]
+    v = np.random.default_rng(43).standard_normal((1, 2, 5, 5))
+    out = vops.deform_conv2d(ts[0], ts[1], ts[2], ts[3], 1, 1, 1, 2, 2, ts[4])
+    (out * T(v)).sum().backward()
+    for k, name in enumerate(["x", "offset", "weight", "bias", "mask"]):
+        def loss(a, k=k):
+            aa = list(args)
+            aa[k] = a
+            return float((np_deform_conv2d(aa[0], aa[1], aa[2], aa[3], 1, 1, 1, 2, 2, aa[4])
+                          * v).sum())
+
+        np.testing.assert_allclose(ts[k].grad.numpy(), numeric_grad(loss, args[k]), rtol=1e-5,
+                                   atol=1e-7, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype,tol", [("bfloat16", 0.15), ("float16", 2e-2)])
+def test_deform_conv2d_16bit(dtype, tol):
+    # 36 products of magnitude ~1 summed: the 16-bit rounding of inputs, products and the sum.
+    x, off, wt, b, mask = deform_inputs(44)
+    xs = [T(a, "float32").astype(dtype) for a in (x, off, wt, b, mask)]
+    out = vops.deform_conv2d(xs[0], xs[1], xs[2], xs[3], 1, 1, 1, 2, 2, xs[4])
+    assert out.dtype == getattr(paddle, dtype)
+    rounded = [t.astype("float64").numpy() for t in xs]
+    want = np_deform_conv2d(rounded[0], rounded[1], rounded[2], rounded[3], 1, 1, 1, 2, 2,
+                            rounded[4])
+    np.testing.assert_allclose(out.astype("float64").numpy(), want, rtol=tol, atol=tol)
+
+
+def test_deform_conv2d_layer_and_to_static():
+    paddle.seed(0)
+    layer = vops.DeformConv2D(4, 6, 3, padding=1, deformable_groups=2, groups=2)
+    assert layer.weight.shape == [6, 2, 3, 3] and layer.bias.shape == [6]
+    x, off, _, _, mask = deform_inputs(45)
+    x, off, mask = T(x, "float32"), T(off, "float32"), T(mask, "float32")
+    eager = layer(x, off, mask)
+    want = np_deform_conv2d(x.numpy().astype(np.float64), off.numpy().astype(np.float64),
+                            layer.weight.numpy().astype(np.float64),
+                            layer.bias.numpy().astype(np.float64), 1, 1, 1, 2, 2,
+                            mask.numpy().astype(np.float64))
+    np.testing.assert_allclose(eager.numpy(), want, rtol=1e-4, atol=1e-4)
+    static = paddle.jit.to_static(lambda a, o, m: layer(a, o, m), full_graph=True)
+    np.testing.assert_allclose(static(x, off, mask).numpy(), eager.numpy(), rtol=1e-6,
+                               atol=1e-6)
+    assert "op.take_along_axis" in str(static.concrete_program.main_program)
+    layer_no_bias = vops.DeformConv2D(4, 6, 3, bias_attr=False)
+    assert layer_no_bias.bias is None
+    assert layer_no_bias(x, T(np.zeros((2, 18, 4, 3)), "float32")).shape == [2, 6, 4, 3]
+
+
+def test_deform_conv2d_bad_inputs():
+    x, off, wt, b, mask = deform_inputs(46)
+    with pytest.raises(ValueError, match=r"\(InvalidArgument\) deform_conv2d: argument 'offset' "
+                       r"expected shape \[2, 36, 6, 5\] \(\[N, 2 \* deformable_groups \* KH \* KW, "
+                       r"OH, OW\]\), got \[2, 18, 6, 5\]"):
+        vops.deform_conv2d(T(x), T(off[:, :18]), T(wt), T(b), padding=1, deformable_groups=2,
+                           groups=2)
+    with pytest.raises(ValueError, match=r"deform_conv2d: argument 'mask' expected shape "
+                       r"\[2, 18, 6, 5\], got \[2, 9, 6, 5\]"):
+        vops.deform_conv2d(T(x), T(off), T(wt), T(b), padding=1, deformable_groups=2, groups=2,
+                           mask=T(mask[:, :9]))
+    with pytest.raises(ValueError, match=r"deform_conv2d: argument 'weight' expected dim 1 "
+                       r"equal to x's channels / groups \(4 / 1\)"):
+        vops.deform_conv2d(T(x), T(off), T(wt), T(b), padding=1, deformable_groups=2)
+    with pytest.raises(ValueError, match=r"deform_conv2d: argument 'deformable_groups' expected "
+                       r"a positive divisor of x's channels \(4\), got 3"):
+        vops.deform_conv2d(T(x), T(off), T(wt), T(b), padding=1, deformable_groups=3, groups=2)
+    with pytest.raises(ValueError, match=r"deform_conv2d: argument 'x' expected a 4-D tensor "
+                       r"\[N, C, H, W\], got \[4, 6, 5\]"):
+        vops.deform_conv2d(T(x[0]), T(off), T(wt), T(b))
+    with pytest.raises(ValueError, match=r"deform_conv2d: argument 'bias' expected shape \[6\], "
+                       r"got \[5\]"):
+        vops.deform_conv2d(T(x), T(off), T(wt), T(b[:5]), padding=1, deformable_groups=2,
+                           groups=2)
