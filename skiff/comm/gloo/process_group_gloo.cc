@@ -271,8 +271,9 @@ void ProcessGroupGloo::watchdog_loop() {
     auto since = Clock::time_point(Clock::duration(running_since_ns_.load()));
     if (Clock::now() - since < threshold) continue;
     try {
-      store_->set(str("at/", rank_),
-                  std::vector<uint8_t>(std::to_string(seq).begin(), std::to_string(seq).end()));
+      // One string: iterators taken from two temporaries would span unrelated memory.
+      const std::string s = std::to_string(seq);
+      store_->set(str("at/", rank_), std::vector<uint8_t>(s.begin(), s.end()));
       posted_seq_ = seq;
     } catch (const std::exception&) {
       posted_seq_ = seq;  // the store is gone; the failing op will say so

@@ -169,6 +169,7 @@ std::span<const uint8_t> DenseElementsAttr::raw() const { return ds(impl_)->data
 
 void DenseElementsAttr::copy_to(uint8_t* dst) const {
   const auto& d = ds(impl_)->data;
+  if (d.empty()) return;  // zero elements: memcpy with a null source is undefined even for 0 bytes
   if (!is_splat()) {
     std::memcpy(dst, d.data(), d.size());
     return;
