@@ -33,6 +33,7 @@ from .nn.initializer import LazyGuard  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
+from . import inference  # noqa: F401,E402
 
 # --- paddle.Model, metric, callbacks, vision (branch hapi) ---
 from . import callbacks, metric, vision  # noqa: F401,E402

@@ -220,6 +220,7 @@ SKIFF_INFER_TENSOR_TYPE(int32_t)
 SKIFF_INFER_TENSOR_TYPE(uint8_t)
 SKIFF_INFER_TENSOR_TYPE(int8_t)
 SKIFF_INFER_TENSOR_TYPE(bool)
+SKIFF_INFER_TENSOR_TYPE(float16)
 #undef SKIFF_INFER_TENSOR_TYPE
 
 // Predictor -----------------------------------------------------------------------------------
