@@ -4,9 +4,9 @@
 # committed seeds stay as they are. Crashes go to build-fuzz/crashes/ (exit status 1).
 #   scripts/fuzz.sh [TARGET...|all|smoke] [SECONDS per target, default 600]
 # SKIFF_FUZZ_SEED fixes the seed of every target (CI sets it); unset, each run draws its own.
-# Targets: ir_parser_fuzz, safetensors_fuzz, model_dir_fuzz (C++), unpickle (Python, the
+# Targets: ir_parser_fuzz, safetensors_fuzz, npy_fuzz, model_dir_fuzz (C++), unpickle (Python, the
 # restricted unpickler of skiff.load; needs the normal build for skiff._C).
-# `smoke` = the targets CI runs (ir_parser_fuzz safetensors_fuzz unpickle): they need only
+# `smoke` = the targets CI runs (ir_parser_fuzz safetensors_fuzz npy_fuzz unpickle): they need only
 # base/core/ir, not the ops library, so the extra build stays small; model_dir_fuzz builds every
 # kernel with clang+ASan and runs here only (see docs/RELIABILITY.md).
 set -euo pipefail
@@ -14,8 +14,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
 seconds=${2:-600}
 case "$what" in
-  all) targets=(ir_parser_fuzz safetensors_fuzz model_dir_fuzz unpickle) ;;
-  smoke) targets=(ir_parser_fuzz safetensors_fuzz unpickle) ;;
+  all) targets=(ir_parser_fuzz safetensors_fuzz npy_fuzz model_dir_fuzz unpickle) ;;
+  smoke) targets=(ir_parser_fuzz safetensors_fuzz npy_fuzz unpickle) ;;
   *) targets=("$@"); seconds=600
      if [[ ${#targets[@]} -ge 2 && ${targets[-1]} =~ ^[0-9]+$ ]]; then
        seconds=${targets[-1]}; unset 'targets[-1]'
@@ -41,6 +41,7 @@ corpus_of() {
   case "$1" in
     ir_parser_fuzz) echo "$root/tests/ir/fuzz_corpus" ;;
     safetensors_fuzz) echo "$root/tests/fuzz/corpus/safetensors" ;;
+    npy_fuzz) echo "$root/tests/fuzz/corpus/npy" ;;
     model_dir_fuzz) echo "$root/tests/fuzz/corpus/model_dir" ;;
   esac
 }
