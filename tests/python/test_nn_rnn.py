@@ -247,3 +247,20 @@ def test_bad_shapes_and_arguments():
         nn.GRUCell(4, 5)(paddle.randn([2, 3]))
     with pytest.raises(ValueError, match=r"\(InvalidArgument\) rnn: sequence_length"):
         nn.GRU(4, 5)(paddle.randn([2, 3, 4]), sequence_length=paddle.to_tensor([1, 2, 3]))
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_bfloat16_and_float16_follow_float32(mode):
+    paddle.seed(8)
+    layer = getattr(nn, mode)(4, 8, num_layers=2, direction="bidirect")
+    x = paddle.randn([2, 5, 4])
+    want = layer(x)[0].numpy()
+    for dtype in ("bfloat16", "float16"):
+        low = getattr(nn, mode)(4, 8, num_layers=2, direction="bidirect")
+        low.set_state_dict(layer.state_dict())
+        low.to(dtype=dtype)
+        out = low(x.astype(dtype))[0]
+        assert str(out.dtype) == f"paddle.{dtype}"
+        # 16-bit rounding of every gate over 5 steps and 2 layers (bf16 has 8 mantissa bits)
+        tol = 1e-2 if dtype == "bfloat16" else 1e-3
+        np.testing.assert_allclose(out.astype("float32").numpy(), want, atol=tol)

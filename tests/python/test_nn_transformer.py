@@ -243,3 +243,18 @@ def test_errors():
         nn.TransformerEncoderLayer(8, 2, 16, activation="swishy")
     with pytest.raises(ValueError, match=r"length of weight_attr/bias_attr should be 1, 2 or 3"):
         nn.Transformer(8, 2, 1, 1, 16, weight_attr=[None] * 4)
+
+
+def test_bfloat16_and_float16_follow_float32():
+    paddle.seed(10)
+    layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0)
+    x = paddle.randn([2, 5, 16])
+    want = layer(x).numpy()
+    for dtype, tol in (("bfloat16", 5e-2), ("float16", 5e-3)):
+        low = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0)
+        low.set_state_dict(layer.state_dict())
+        low.to(dtype=dtype)
+        out = low(x.astype(dtype))
+        assert str(out.dtype) == f"paddle.{dtype}"
+        # LayerNorm outputs are O(1); 16-bit rounding through two matmul blocks and two norms
+        np.testing.assert_allclose(out.astype("float32").numpy(), want, atol=tol)
