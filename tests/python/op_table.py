@@ -366,6 +366,8 @@ EXCLUDED = {
     "conv2d_grad", "pool2d_grad", "batch_norm_grad",
     # Detection ops (boxes, per-image counts): test_vision_ops.py, and the C++ op database.
     "roi_align", "roi_align_grad", "roi_pool", "roi_pool_grad", "nms", "box_coder",
+    # Fused attention: test_flash_attention.py, and the C++ op database.
+    "flash_attn", "flash_attn_grad",
 }
 
 

@@ -64,6 +64,14 @@ Tensor layer_norm_grad(const Tensor& grad, const Tensor& grad_mean, const Tensor
 Tensor rms_norm_grad(const Tensor& grad, const Tensor& grad_inv_rms, const Tensor& x,
                      const std::optional<Tensor>& weight, float epsilon, int64_t begin_norm_axis,
                      int wrt);
+/// flash_attn's rule (attention_grads.cc): the fused flash_attn_grad of q, k and v; under
+/// is_test the forward applied no dropout, so neither does the gradient.
+std::tuple<Tensor, Tensor, Tensor> flash_attn_vjp(const Tensor& grad_out, const Tensor& q,
+                                                  const Tensor& k, const Tensor& v,
+                                                  const Tensor& out, const Tensor& softmax_lse,
+                                                  const Tensor& seed_offset, float dropout,
+                                                  bool causal, bool is_test);
+
 /// batch_norm's rule (norm_grads.cc): gradients of x, scale and bias. The four statistics'
 /// gradients may be undefined (unused). Fused batch_norm_grad unless grad mode is on
 /// (create_graph), then composed from the op API.

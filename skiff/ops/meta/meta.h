@@ -3,6 +3,7 @@
 // the op a user called even when several ops share one function. One header per op family.
 #pragma once
 
+#include "skiff/ops/meta/attention_meta.h"
 #include "skiff/ops/meta/conv_meta.h"
 #include "skiff/ops/meta/creation_meta.h"
 #include "skiff/ops/meta/elementwise_meta.h"

@@ -25,6 +25,7 @@ const OpDb& OpDb::get() {
     add_creation_op_infos(d);
     add_optimizer_op_infos(d);
     add_vision_op_infos(d);
+    add_attention_op_infos(d);
     return d;
   }();
   return db;

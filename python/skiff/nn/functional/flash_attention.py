@@ -1,6 +1,8 @@
-"""Attention (Paddle's scaled_dot_product_attention / flash_attention), composite for now:
-softmax(q k^T * scale + mask) v, with q, k, v in Paddle's [batch, seq_len, num_heads, head_dim]
-layout."""
+"""Attention (Paddle's scaled_dot_product_attention / flash_attention) in Paddle's [batch,
+seq_len, num_heads, head_dim] layout. float32/bfloat16/float16 without an attn_mask and without
+training dropout run the fused, tiled `flash_attn` op (O(seq_len) memory, causal tiles skipped,
+grouped-query heads read in place); the rest (float64, a mask, dropout in training) is the
+composite softmax(q k^T * scale + mask) v, which is also the tests' float64 reference."""
 import math
 
 from ._common_ops import ops as _ops
@@ -62,6 +64,17 @@ def _attention(query, key, value, attn_mask, dropout_p, is_causal, training, sca
     return _ops.transpose(out, [0, 2, 1, 3]), probs
 
 
+_FUSED_DTYPES = ("float32", "bfloat16", "float16")
+
+
+def _fused(query, key, value, dropout_p, training):
+    """Whether the fused op computes this call: query's dtype is one it takes (it checks key's
+    and value's), no training dropout."""
+    if dropout_p > 0.0 and training:
+        return False
+    return str(query.dtype).replace("paddle.", "") in _FUSED_DTYPES
+
+
 def _bool_dtype():
     from ... import bool as _bool
     return _bool
@@ -71,11 +84,19 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  is_causal=False, training=True, name=None):
     """Returns [batch, seq_len, num_heads, head_dim]. attn_mask: bool (True = attend) or additive
     float, broadcastable to [batch, num_heads, seq_len, seq_len_key]."""
+    if attn_mask is None and _fused(query, key, value, dropout_p, training):
+        return _ops.flash_attn(query, key, value, None, float(dropout_p), bool(is_causal), False,
+                               not training, "")[0]
     return _attention(query, key, value, attn_mask, dropout_p, is_causal, training)[0]
 
 
 def flash_attention(query, key, value, dropout=0.0, causal=False, return_softmax=False, *,
                     fixed_seed_offset=None, rng_name="", training=True, name=None):
     """Paddle's flash_attention signature; returns (out, softmax or None)."""
+    if _fused(query, key, value, dropout, training):
+        out, softmax = _ops.flash_attn(query, key, value, fixed_seed_offset, float(dropout),
+                                       bool(causal), bool(return_softmax), not training,
+                                       rng_name)[:2]
+        return out, (softmax if return_softmax else None)
     out, probs = _attention(query, key, value, None, dropout, causal, training)
     return out, (probs if return_softmax else None)
