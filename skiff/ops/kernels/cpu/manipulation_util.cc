@@ -67,7 +67,11 @@ void table_copy(const DenseTensor& src, DenseTensor& out,
         bool fill_row = false;
         for (int d = 0; d < rank - 1; ++d) {
           const int64_t t = tables[d][idx[d]];
-          if (t == kFillOffset) fill_row = true;
+          // A fill axis makes the whole row fill; adding INT64_MIN to base would overflow.
+          if (t == kFillOffset) {
+            fill_row = true;
+            break;
+          }
           base += t;
         }
         U* orow = o + row * n;
