@@ -4,7 +4,6 @@
 #include "skiff/checkpoint.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,9 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <random>
 #include <set>
 
+#include "skiff/base/atomic_file.h"
 #include "skiff/base/str.h"
 #include "skiff/core/dense_tensor.h"
 
@@ -280,79 +279,10 @@ class JsonParser {
 
 std::string errno_text() { return std::strerror(errno); }
 
-/// Closes the descriptor and removes the temporary file unless released.
-class TempFile {
- public:
-  TempFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
-  void close_fd() {
-    const int fd = fd_;
-    fd_ = -1;
-    SKIFF_ENFORCE(::close(fd) == 0, kIOError, "save", path_, "a file that closes", errno_text());
-  }
-  void release() { path_.clear(); }
-
- private:
-  std::string path_;
-  int fd_;
-};
-
-void write_all(int fd, const void* data, size_t n, const std::string& path) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    SKIFF_ENFORCE(w > 0, kIOError, "save", path, "a writable file", errno_text());
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-}
-
-std::string parent_dir(const std::string& path) {
-  const std::filesystem::path p(path);
-  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
-}
-
-std::string random_suffix() {
-  std::random_device rd;
-  return str(std::hex, rd(), rd());
-}
-
 /// The component named in errors: "save 'path'" / "load 'path'".
 std::string save_op(const std::string& path) { return str("save '", path, "'"); }
 std::string load_op(const std::string& path) { return str("load '", path, "'"); }
 
-}  // namespace
-
-namespace {
-// Removes `<path>.tmp.<pid>.<random>` files of saves killed mid-write (the Python writer,
-// save_load.py, names its temporaries the same way), except those whose process still runs.
-void remove_stale_temps(const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const std::string prefix = target.filename().string() + ".tmp.";
-  std::error_code ec;
-  fs::directory_iterator it(target.has_parent_path() ? target.parent_path() : fs::path("."), ec);
-  if (ec) return;
-  for (const fs::directory_entry& e : it) {
-    const std::string name = e.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string pid_text =
-        name.substr(prefix.size(), name.find('.', prefix.size()) - prefix.size());
-    if (pid_text.empty() || pid_text.size() > 9 ||
-        pid_text.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
-    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
-    fs::remove(e.path(), ec);
-  }
-}
 }  // namespace
 
 void save(const StateDict& state, const std::string& path, const CheckpointMetadata& metadata) {
@@ -402,32 +332,16 @@ void save(const StateDict& state, const std::string& path, const CheckpointMetad
   header += '}';
   header.append((8 - header.size() % 8) % 8, ' ');  // 8-byte alignment of the data
 
-  const std::string dir = parent_dir(path);
-  remove_stale_temps(path);
-  const std::string tmp_path = str(path, ".tmp.", ::getpid(), ".", random_suffix());
-  // 0666 less the umask, like any new file (and skiff.save's Python writer).
-  const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  SKIFF_ENFORCE(fd >= 0, kIOError, op, "", str("a writable directory '", dir, "'"), errno_text());
-  TempFile tmp(tmp_path, fd);
+  AtomicFileWriter out(path, op);
   uint8_t len[8];
   const uint64_t hn = header.size();
   for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(hn >> (8 * i));
-  write_all(fd, len, 8, tmp_path);
-  write_all(fd, header.data(), header.size(), tmp_path);
+  out.write(len, 8);
+  out.write(header);
   for (const DenseTensor& d : data) {
-    if (d.nbytes() > 0) write_all(fd, d.raw_data(), static_cast<size_t>(d.nbytes()), tmp_path);
+    if (d.nbytes() > 0) out.write(d.raw_data(), static_cast<size_t>(d.nbytes()));
   }
-  SKIFF_ENFORCE(::fsync(fd) == 0, kIOError, op, "", "a file that syncs", errno_text());
-  tmp.close_fd();
-  SKIFF_ENFORCE(::rename(tmp_path.c_str(), path.c_str()) == 0, kIOError, op, "",
-                "a path the temporary file can be renamed to", errno_text());
-  tmp.release();
-  // The rename is durable only once the directory entry is.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  out.commit();
 }
 
 namespace {

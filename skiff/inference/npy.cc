@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "skiff/base/atomic_file.h"
 #include "skiff/base/error.h"
 #include "skiff/core/shape_math.h"
 
@@ -288,20 +289,7 @@ std::string npy_bytes(const DenseTensor& t, const std::string& what) {
 }
 
 void write_npy(const DenseTensor& t, const std::string& path) {
-  const std::string bytes = npy_bytes(t, path);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    SKIFF_ENFORCE(out.good(), kIOError, "write npy", "path", "a writable file",
-                  str("'", path, "' (", std::strerror(errno), ")"));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    SKIFF_ENFORCE(out.good(), kIOError, "write npy", "path", "a writable file",
-                  str("'", path, "' (write failed)"));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  SKIFF_ENFORCE(!ec, kIOError, "write npy", "path", "a writable file",
-                str("'", path, "' (", ec.message(), ")"));
+  write_file_atomically(path, npy_bytes(t, path), str("write npy '", path, "'"));
 }
 
 }  // namespace skiff::inference

@@ -5,8 +5,6 @@
 // nanosecond clock (us with 3 decimals), so a loaded trace has the recorded nanoseconds and
 // nesting survives the round trip. Our own facts (session span, CPU utilization) go in
 // "otherData", which viewers ignore.
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -14,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "skiff/base/atomic_file.h"
 #include "skiff/base/error.h"
 #include "skiff/base/str.h"
 #include "skiff/profiler/json.h"
@@ -70,31 +69,6 @@ int64_t int_of(const json::Value* v) {
 }
 
 std::string errno_text() { return std::strerror(errno); }
-
-void write_atomically(const std::string& path, const std::string& data) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  SKIFF_ENFORCE(fd >= 0, kIOError, "profiler export", path, "a writable file", errno_text());
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = errno_text();
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      SKIFF_THROW(kIOError, "profiler export", path, "a complete write", why);
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    SKIFF_THROW(kIOError, "profiler export", path, "a file renamed into place", why);
-  }
-}
 
 }  // namespace
 
@@ -158,7 +132,7 @@ std::string ProfilerResult::to_chrome_trace() const {
 void ProfilerResult::save(const std::string& path, const std::string& format) const {
   SKIFF_ENFORCE(format == "json", kUnimplemented, "profiler export", "format",
                 "'json' (the Chrome trace; protobuf export is not built)", format);
-  write_atomically(path, to_chrome_trace());
+  write_file_atomically(path, to_chrome_trace(), str("profiler export '", path, "'"));
 }
 
 ProfilerResult ProfilerResult::from_chrome_trace(const std::string& text,
