@@ -53,6 +53,13 @@ def check_learning_rate(owner, learning_rate):
     return learning_rate
 
 
+def check_betas(owner, beta1, beta2, epsilon):
+    """The Adam family's beta1, beta2 in [0, 1) and epsilon >= 0, checked, as a dict."""
+    return dict(beta1=check_range(owner, "beta1", beta1, low=0.0, high=1.0),
+                beta2=check_range(owner, "beta2", beta2, low=0.0, high=1.0),
+                epsilon=check_range(owner, "epsilon", epsilon, low=0.0))
+
+
 def write(dst, value):
     """Stores `value` into `dst`'s memory (cast to dst's dtype)."""
     if value.dtype != dst.dtype:
@@ -64,6 +71,18 @@ class ElementwiseOptimizer(Optimizer):
     """Calls `_update(group, param, p, g, lr)` per parameter with p, g in the accumulator dtype
     (L2 weight decay already added to g, as Paddle's regularizer does) and lr a 0-d tensor of
     that dtype; `_update` writes the accumulators and returns the new parameter value."""
+
+    def _set_group_defaults(self, **values):
+        """Hyperparameters a parameter group may override (read back as `group[name]`); also
+        kept as the attributes `_<name>`, as Paddle's optimizers keep them."""
+        self._group_defaults = values
+        for name, value in values.items():
+            setattr(self, "_" + name, value)
+
+    def _defaults(self):
+        d = super()._defaults()
+        d.update(getattr(self, "_group_defaults", {}))
+        return d
 
     def _apply(self, group, entries):
         for param, grad, l2_coeff in entries:

@@ -20,14 +20,10 @@ class Adadelta(ElementwiseOptimizer):
         if epsilon is None or rho is None:
             raise _errors.InvalidArgument(
                 f"Adadelta: {'epsilon' if epsilon is None else 'rho'} is not set")
-        self._epsilon = check_range("Adadelta", "epsilon", epsilon, low=0.0)
-        self._rho = check_range("Adadelta", "rho", rho, low=0.0, high=1.0, high_open=False)
+        self._set_group_defaults(
+            epsilon=check_range("Adadelta", "epsilon", epsilon, low=0.0),
+            rho=check_range("Adadelta", "rho", rho, low=0.0, high=1.0, high_open=False))
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(epsilon=self._epsilon, rho=self._rho)
-        return d
 
     def _update(self, group, param, p, g, lr):
         rho, eps = float(group["rho"]), float(group["epsilon"])

@@ -4,7 +4,7 @@ added to |g| as torch does):
   inf_norm = max(beta2 * inf_norm + epsilon, |g|)
   param -= lr / (1 - beta1_pow) * moment / inf_norm;  beta1_pow *= beta1"""
 from ..nn.functional._common_ops import ops as _ops
-from ._elementwise import (ElementwiseOptimizer, as_float, check_learning_rate, check_range,
+from ._elementwise import (ElementwiseOptimizer, as_float, check_betas, check_learning_rate,
                            write)
 
 __all__ = ["Adamax"]
@@ -17,15 +17,8 @@ class Adamax(ElementwiseOptimizer):
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         learning_rate = check_learning_rate("Adamax", learning_rate)
-        self._beta1 = check_range("Adamax", "beta1", beta1, low=0.0, high=1.0)
-        self._beta2 = check_range("Adamax", "beta2", beta2, low=0.0, high=1.0)
-        self._epsilon = check_range("Adamax", "epsilon", epsilon, low=0.0)
+        self._set_group_defaults(**check_betas("Adamax", beta1, beta2, epsilon))
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon)
-        return d
 
     def _update(self, group, param, p, g, lr):
         b1 = as_float("Adamax", "beta1", group["beta1"])

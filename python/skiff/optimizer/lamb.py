@@ -6,8 +6,8 @@
 The decay is skipped for parameters exclude_from_weight_decay_fn(param) accepts, and so is the
 trust ratio (it is 1) for parameters without decay unless always_adapt."""
 from ..nn.functional._common_ops import ops as _ops
-from ._elementwise import (ElementwiseOptimizer, as_float, check_learning_rate, check_range,
-                           write)
+from ._elementwise import (ElementwiseOptimizer, as_float, check_betas, check_learning_rate,
+                           check_range, write)
 
 __all__ = ["Lamb"]
 
@@ -21,28 +21,18 @@ class Lamb(ElementwiseOptimizer):
                  epsilon=1e-6, parameters=None, grad_clip=None, exclude_from_weight_decay_fn=None,
                  multi_precision=False, always_adapt=False, name=None):
         learning_rate = check_learning_rate("Lamb", learning_rate)
-        self._lamb_weight_decay = check_range("Lamb", "lamb_weight_decay", lamb_weight_decay,
-                                              low=0.0)
-        self._beta1 = check_range("Lamb", "beta1", beta1, low=0.0, high=1.0)
-        self._beta2 = check_range("Lamb", "beta2", beta2, low=0.0, high=1.0)
-        self._epsilon = check_range("Lamb", "epsilon", epsilon, low=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             from .. import _errors
             raise _errors.InvalidType("Lamb: argument 'exclude_from_weight_decay_fn' expected a "
                                       "callable or None, got "
                                       f"{type(exclude_from_weight_decay_fn).__name__}")
-        self._exclude_from_weight_decay_fn = exclude_from_weight_decay_fn
-        self._always_adapt = bool(always_adapt)
+        self._set_group_defaults(
+            **check_betas("Lamb", beta1, beta2, epsilon),
+            lamb_weight_decay=check_range("Lamb", "lamb_weight_decay", lamb_weight_decay, low=0.0),
+            exclude_from_weight_decay_fn=exclude_from_weight_decay_fn,
+            always_adapt=bool(always_adapt))
         self._multi_precision = bool(multi_precision)
         super().__init__(learning_rate, parameters, None, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
-                 lamb_weight_decay=self._lamb_weight_decay,
-                 exclude_from_weight_decay_fn=self._exclude_from_weight_decay_fn,
-                 always_adapt=self._always_adapt)
-        return d
 
     def _update(self, group, param, p, g, lr):
         b1 = as_float("Lamb", "beta1", group["beta1"])

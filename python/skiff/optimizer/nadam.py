@@ -6,8 +6,8 @@
                / (sqrt(v / (1 - beta2^t)) + epsilon)
 The powers are tensors (0.96^t kept as momentum_decay_pow), as Paddle's accumulators."""
 from ..nn.functional._common_ops import ops as _ops
-from ._elementwise import (ElementwiseOptimizer, as_float, check_learning_rate, check_range,
-                           write)
+from ._elementwise import (ElementwiseOptimizer, as_float, check_betas, check_learning_rate,
+                           check_range, write)
 
 __all__ = ["NAdam"]
 
@@ -22,17 +22,10 @@ class NAdam(ElementwiseOptimizer):
                  momentum_decay=0.004, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         learning_rate = check_learning_rate("NAdam", learning_rate)
-        self._beta1 = check_range("NAdam", "beta1", beta1, low=0.0, high=1.0)
-        self._beta2 = check_range("NAdam", "beta2", beta2, low=0.0, high=1.0)
-        self._epsilon = check_range("NAdam", "epsilon", epsilon, low=0.0)
-        self._momentum_decay = check_range("NAdam", "momentum_decay", momentum_decay, low=0.0)
+        self._set_group_defaults(
+            **check_betas("NAdam", beta1, beta2, epsilon),
+            momentum_decay=check_range("NAdam", "momentum_decay", momentum_decay, low=0.0))
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon,
-                 momentum_decay=self._momentum_decay)
-        return d
 
     def _update(self, group, param, p, g, lr):
         b1 = as_float("NAdam", "beta1", group["beta1"])

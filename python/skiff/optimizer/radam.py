@@ -8,7 +8,7 @@ t beta2^t / (1 - beta2^t) is Paddle's `rho` accumulator, advanced by its recurre
 rho <- (rho (beta2 - beta2^t) + beta2^t) / (1 - beta2^t). The branch is a `where`, so the update
 has no data-dependent Python control flow (it captures under to_static)."""
 from ..nn.functional._common_ops import ops as _ops
-from ._elementwise import (ElementwiseOptimizer, as_float, check_learning_rate, check_range,
+from ._elementwise import (ElementwiseOptimizer, as_float, check_betas, check_learning_rate,
                            write)
 
 __all__ = ["RAdam"]
@@ -21,15 +21,8 @@ class RAdam(ElementwiseOptimizer):
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1.0e-8,
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         learning_rate = check_learning_rate("RAdam", learning_rate)
-        self._beta1 = check_range("RAdam", "beta1", beta1, low=0.0, high=1.0)
-        self._beta2 = check_range("RAdam", "beta2", beta2, low=0.0, high=1.0)
-        self._epsilon = check_range("RAdam", "epsilon", epsilon, low=0.0)
+        self._set_group_defaults(**check_betas("RAdam", beta1, beta2, epsilon))
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(beta1=self._beta1, beta2=self._beta2, epsilon=self._epsilon)
-        return d
 
     def _update(self, group, param, p, g, lr):
         b1 = as_float("RAdam", "beta1", group["beta1"])

@@ -21,17 +21,11 @@ class RMSProp(ElementwiseOptimizer):
         for arg, value in (("rho", rho), ("epsilon", epsilon), ("momentum", momentum)):
             if value is None:
                 raise _errors.InvalidArgument(f"RMSProp: {arg} is not set")
-        self._rho = check_range("RMSProp", "rho", rho, low=0.0)
-        self._epsilon = check_range("RMSProp", "epsilon", epsilon, low=0.0)
-        self._momentum = check_range("RMSProp", "momentum", momentum, low=0.0)
-        self._centered = bool(centered)
+        self._set_group_defaults(rho=check_range("RMSProp", "rho", rho, low=0.0),
+                                 epsilon=check_range("RMSProp", "epsilon", epsilon, low=0.0),
+                                 momentum=check_range("RMSProp", "momentum", momentum, low=0.0),
+                                 centered=bool(centered))
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-
-    def _defaults(self):
-        d = super()._defaults()
-        d.update(rho=self._rho, epsilon=self._epsilon, momentum=self._momentum,
-                 centered=self._centered)
-        return d
 
     def _update(self, group, param, p, g, lr):
         rho, eps = float(group["rho"]), float(group["epsilon"])
