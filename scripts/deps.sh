@@ -11,11 +11,13 @@ packages=(
   clang libclang-rt-14-dev
   libgloo-dev liblapacke-dev libopenblas-dev
   python3-pil python3-matplotlib fonts-dejavu-core
+  python3-torch
   python3-pip python3-setuptools python3-venv python3-wheel
 )
-# `--bench` also installs the peers the benchmarks compare against.
+# python3-torch is the reference many Python tests compare against (forward and gradients), so
+# it is a test dependency; `--bench` also installs the C++ peer and the tuned BLAS.
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch libtorch-dev libopenblas0-openmp)
+  packages+=(libtorch-dev libopenblas0-openmp)
 fi
 
 missing=()
