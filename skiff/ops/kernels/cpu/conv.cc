@@ -123,16 +123,20 @@ void pool2d_cpu(const KernelContext& ctx, const Pool2dArgs& a) {
             int64_t w0, w1;
             window(ow, g.w, g.ow, g.kw, g.stride_w, g.pad_left, &w0, &w1);
             C acc = init;
+            bool nan = false;
             for (int64_t h = h0; h < h1; ++h) {
               for (int64_t w = w0; w < w1; ++w) {
                 const C v = static_cast<C>(base[h * g.w + w]);
                 if (is_max) {
-                  acc = (v > acc || v != v) ? v : acc;  // NaN propagates
+                  // Branch-free max (a data-dependent branch mispredicts); NaN kept aside.
+                  acc = v > acc ? v : acc;
+                  nan |= v != v;
                 } else {
                   acc += v;
                 }
               }
             }
+            if (is_max && nan) acc = std::numeric_limits<C>::quiet_NaN();  // NaN propagates
             orow[ow] = static_cast<T>(is_max ? acc : acc * divisor(h0, h1, w0, w1));
           }
         }

@@ -4,6 +4,7 @@
 // forward windows again, accumulating in float (double for float64), parallel over planes.
 #include <algorithm>
 #include <vector>
+#include <type_traits>
 
 #include "skiff/core/parallel.h"
 #include "skiff/ops/generated/dense/elementwise.h"
@@ -118,7 +119,16 @@ void pool2d_grad_cpu(const KernelContext& ctx, const Pool2dGradArgs& a) {
   const T* pout = static_cast<const T*>(out.raw_data());
   const T* pgo = static_cast<const T*>(go.raw_data());
   using C = compute_t<T>;
-  std::vector<C> acc(static_cast<size_t>(dx.numel()), C(0));
+  // Accumulate in place where T is its own compute type; 16-bit floats go through a buffer.
+  std::vector<C> buffer;
+  C* acc;
+  if constexpr (std::is_same_v<C, T>) {
+    acc = dx.data<T>();
+    std::fill(acc, acc + dx.numel(), C(0));
+  } else {
+    buffer.assign(static_cast<size_t>(dx.numel()), C(0));
+    acc = buffer.data();
+  }
   const bool is_max = a.pooling_type == "max";
   const bool exclusive = a.exclusive || a.adaptive;
   const meta::LayoutStrides sx = meta::layout_strides(g.nhwc, g.c, g.h, g.w);
@@ -148,17 +158,17 @@ void pool2d_grad_cpu(const KernelContext& ctx, const Pool2dGradArgs& a) {
           const C gv = static_cast<C>(pgo[o]);
           if (is_max) {
             // The gradient goes to the first element equal to the maximum (as Paddle).
+            // Branch-free search (a data-dependent early exit mispredicts): the last match
+            // seen walking the window backwards is the first one.
             const C m = static_cast<C>(pout[o]);
-            bool done = false;
-            for (int64_t h = h0; h < h1 && !done; ++h) {
-              for (int64_t w = w0; w < w1 && !done; ++w) {
+            int64_t first = -1;
+            for (int64_t h = h1 - 1; h >= h0; --h) {
+              for (int64_t w = w1 - 1; w >= w0; --w) {
                 const int64_t i = xb + h * sx.h + w * sx.w;
-                if (static_cast<C>(px[i]) == m) {
-                  acc[i] += gv;
-                  done = true;
-                }
+                first = static_cast<C>(px[i]) == m ? i : first;
               }
             }
+            if (first >= 0) acc[first] += gv;
             continue;
           }
           const int64_t count = exclusive ? (h1 - h0) * (w1 - w0) : g.kh * g.kw;
@@ -171,10 +181,12 @@ void pool2d_grad_cpu(const KernelContext& ctx, const Pool2dGradArgs& a) {
       }
     }
   });
-  T* pdx = dx.data<T>();
-  parallel_for(0, dx.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) pdx[i] = static_cast<T>(acc[i]);
-  });
+  if constexpr (!std::is_same_v<C, T>) {
+    T* pdx = dx.data<T>();
+    parallel_for(0, dx.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) pdx[i] = static_cast<T>(acc[i]);
+    });
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(pool2d_grad, cpu)
 

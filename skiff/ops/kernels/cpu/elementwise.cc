@@ -429,6 +429,19 @@ void bitwise_not_cpu(const KernelContext&, const BitwiseNotArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(bitwise_not, cpu)
 
+// out = cond ? x : y over contiguous runs. The condition is read as bytes (bools are 0 or 1):
+// GCC vectorizes the select into blends only then; as a branch on the data-dependent condition
+// it mispredicted about half the time, 25x slower than a plain binary op.
+template <typename T>
+void select_run(const bool* cond, const T* __restrict x, const T* __restrict y, T* __restrict out,
+                int64_t n) {
+  const uint8_t* __restrict c = reinterpret_cast<const uint8_t*>(cond);
+  for (int64_t i = 0; i < n; ++i) {
+    const T u = x[i], v = y[i];
+    out[i] = c[i] != 0 ? u : v;
+  }
+}
+
 template <typename T>
 void where_cpu(const KernelContext&, const WhereArgs& a) {
   const DenseTensor &c = a.condition, &x = a.x, &y = a.y;
@@ -442,7 +455,7 @@ void where_cpu(const KernelContext&, const WhereArgs& a) {
     T* po = static_cast<T*>(out.raw_data());
     parallel_for(0, out.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
       cpu::run_best_isa([&] {
-        for (int64_t i = b; i < e; ++i) po[i] = pc[i] ? px[i] : py[i];
+        select_run(pc + b, px + b, py + b, po + b, e - b);
       });
     });
     return;

@@ -32,15 +32,23 @@ int64_t float_bits(float f) {
 
 /// A created primitive and what executing it needs. `ok` is false when oneDNN has no
 /// implementation (cached too, so unsupported configurations are not retried).
+/// One argument of a convolution primitive: the caller's plain layout, the layout the primitive
+/// chose, and the reorder between them when they differ (into the primitive for inputs, out of
+/// it for outputs).
+struct ConvArg {
+  int arg = 0;  // DNNL_ARG_*
+  bool output = false;
+  dnnl::memory::desc user, prim;
+  bool reorder = false;
+  dnnl::primitive reorder_prim;
+};
+
 struct Entry {
   bool ok = false;
   dnnl::primitive prim;
   dnnl::memory::desc src, wei, dst, scratch;
   size_t scratch_bytes = 0;
-  // Convolution: the user's plain weights are reordered into the layout the primitive chose.
-  bool reorder_weights = false;
-  dnnl::primitive weights_reorder;
-  dnnl::memory::desc user_wei;
+  std::vector<ConvArg> conv_args;  // convolutions: source, weights, destination roles
 };
 
 /// Thread-safe LRU of primitives. Creation runs outside the lock; a racing duplicate is dropped.
@@ -192,77 +200,61 @@ bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Ope
   return true;
 }
 
-bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
-            const DenseTensor& filter, DenseTensor& out) {
-  using tag = dnnl::memory::format_tag;
-  const auto dt = dnnl_type(dtype);
-  const int64_t G = g.groups;
-  Key key{1,          static_cast<int64_t>(dtype),
-          g.nhwc,     g.n,
-          g.c,        g.h,
-          g.w,        g.oc,
-          g.kh,       g.kw,
-          g.oh,       g.ow,
-          g.stride_h, g.stride_w,
-          g.dil_h,    g.dil_w,
-          g.pad_top,  g.pad_bottom,
-          g.pad_left, g.pad_right,
-          G};
-  auto entry = cache().get(key, [&] {
-    Entry e;
-    const tag layout = g.nhwc ? tag::nhwc : tag::nchw;
-    const dnnl::memory::desc src({g.n, g.c, g.h, g.w}, dt, layout);
-    const dnnl::memory::desc dst({g.n, g.oc, g.oh, g.ow}, dt, layout);
-    const dnnl::memory::desc user_wei =
-        G == 1 ? dnnl::memory::desc({g.oc, g.c, g.kh, g.kw}, dt, tag::oihw)
-               : dnnl::memory::desc({G, g.oc / G, g.c / G, g.kh, g.kw}, dt, tag::goihw);
-    // Weights in the layout the best implementation wants (NHWC needs blocked weights).
-    const dnnl::memory::desc any_wei(user_wei.dims(), dt, tag::any);
-    try {
-      const dnnl::convolution_forward::desc d(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any_wei,
-          dst, {g.stride_h, g.stride_w}, {g.dil_h - 1, g.dil_w - 1}, {g.pad_top, g.pad_left},
-          {g.pad_bottom, g.pad_right});
-      const dnnl::convolution_forward::primitive_desc pd(d, base_attr(), engine());
-      e.prim = dnnl::convolution_forward(pd);
-      e.src = src;
-      e.wei = pd.weights_desc();
-      e.dst = dst;
-      e.user_wei = user_wei;
-      if (e.wei != user_wei) {
-        e.reorder_weights = true;
-        e.weights_reorder =
-            dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user_wei, engine(), e.wei));
-      }
-      e.scratch = pd.scratchpad_desc();
-      e.scratch_bytes = e.scratch.get_size();
-      e.ok = true;
-    } catch (const dnnl::error&) {
-      e.ok = false;
-    }
-    return e;
-  });
-  if (!entry->ok) return false;
-  void* weights = filter.raw_data();
-  DenseTensor reordered;
-  if (entry->reorder_weights) {
-    reordered =
-        DenseTensor::empty(Dims{static_cast<int64_t>(entry->wei.get_size())}, DType::kUInt8);
-    dnnl::memory from(entry->user_wei, engine(), filter.raw_data());
-    dnnl::memory to(entry->wei, engine(), reordered.raw_data());
-    entry->weights_reorder.execute(stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
-    weights = reordered.raw_data();
+namespace {
+
+ConvArg conv_arg(int arg, bool output, const dnnl::memory::desc& user,
+                 const dnnl::memory::desc& prim) {
+  ConvArg a;
+  a.arg = arg;
+  a.output = output;
+  a.user = user;
+  a.prim = prim;
+  if (user != prim) {
+    a.reorder = true;
+    a.reorder_prim =
+        output ? dnnl::reorder(dnnl::reorder::primitive_desc(engine(), prim, engine(), user))
+               : dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user, engine(), prim));
   }
-  execute(*entry, {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), input.raw_data())},
-                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), weights)},
-                   {DNNL_ARG_DST, dnnl::memory(entry->dst, engine(), out.raw_data())}});
-  return true;
+  return a;
 }
 
-namespace {
-// Backward convolution (kind 2: data, 3: weights) with plain user layouts, so no reorders:
-// oneDNN picks an implementation for them or reports none (the caller falls back).
-std::shared_ptr<const Entry> conv2d_backward_entry(int kind, DType dtype, const meta::Window2d& g) {
+// Runs a convolution entry on the caller's buffers (ordered like e.conv_args): inputs are
+// reordered into the primitive's layouts first, outputs out of them after.
+void execute_conv(const Entry& e, const std::vector<void*>& data) {
+  std::unordered_map<int, dnnl::memory> args;
+  std::vector<DenseTensor> blocked;
+  blocked.reserve(e.conv_args.size());
+  for (size_t i = 0; i < e.conv_args.size(); ++i) {
+    const ConvArg& a = e.conv_args[i];
+    dnnl::memory user(a.user, engine(), data[i]);
+    if (!a.reorder) {
+      args.emplace(a.arg, user);
+      continue;
+    }
+    blocked.push_back(
+        DenseTensor::empty(Dims{static_cast<int64_t>(a.prim.get_size())}, DType::kUInt8));
+    dnnl::memory mem(a.prim, engine(), blocked.back().raw_data());
+    if (!a.output) a.reorder_prim.execute(stream(), {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, mem}});
+    args.emplace(a.arg, mem);
+  }
+  execute(e, args);
+  for (size_t i = 0; i < e.conv_args.size(); ++i) {
+    const ConvArg& a = e.conv_args[i];
+    if (!a.output || !a.reorder) continue;
+    a.reorder_prim.execute(stream(), {{DNNL_ARG_FROM, args.at(a.arg)},
+                                      {DNNL_ARG_TO, dnnl::memory(a.user, engine(), data[i])}});
+  }
+  stream().wait();
+}
+
+enum ConvKind : int64_t { kConvForward = 1, kConvBackwardData = 2, kConvBackwardWeights = 3 };
+
+// Forward and both backward convolutions. The primitives see `any` layouts, so oneDNN picks its
+// blocked direct (JIT) implementations; with the plain layouts as given it falls back to
+// im2col + GEMM, about 2-3x slower on ResNet shapes. NHWC activations stay as they are (the
+// direct kernels read them); NCHW ones are reordered in and out per call, as PyTorch's oneDNN
+// path does.
+std::shared_ptr<const Entry> conv2d_entry(ConvKind kind, DType dtype, const meta::Window2d& g) {
   using tag = dnnl::memory::format_tag;
   const auto dt = dnnl_type(dtype);
   const int64_t G = g.groups;
@@ -285,60 +277,77 @@ std::shared_ptr<const Entry> conv2d_backward_entry(int kind, DType dtype, const 
     const dnnl::memory::desc wei =
         G == 1 ? dnnl::memory::desc({g.oc, g.c, g.kh, g.kw}, dt, tag::oihw)
                : dnnl::memory::desc({G, g.oc / G, g.c / G, g.kh, g.kw}, dt, tag::goihw);
+    const tag act_any = g.nhwc ? layout : tag::any;
+    const dnnl::memory::desc any_src(src.dims(), dt, act_any), any_dst(dst.dims(), dt, act_any),
+        any_wei(wei.dims(), dt, tag::any);
     const dnnl::memory::dims strides{g.stride_h, g.stride_w}, dil{g.dil_h - 1, g.dil_w - 1},
         pad_l{g.pad_top, g.pad_left}, pad_r{g.pad_bottom, g.pad_right};
     try {
-      const dnnl::convolution_forward::primitive_desc hint(
+      const dnnl::convolution_forward::primitive_desc fwd(
           dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                          dnnl::algorithm::convolution_direct, src, wei, dst,
-                                          strides, dil, pad_l, pad_r),
-          engine());
-      if (kind == 2) {
+                                          dnnl::algorithm::convolution_direct, any_src, any_wei,
+                                          any_dst, strides, dil, pad_l, pad_r),
+          base_attr(), engine());
+      if (kind == kConvForward) {
+        e.prim = dnnl::convolution_forward(fwd);
+        e.scratch = fwd.scratchpad_desc();
+        e.conv_args = {conv_arg(DNNL_ARG_SRC, false, src, fwd.src_desc()),
+                       conv_arg(DNNL_ARG_WEIGHTS, false, wei, fwd.weights_desc()),
+                       conv_arg(DNNL_ARG_DST, true, dst, fwd.dst_desc())};
+      } else if (kind == kConvBackwardData) {
         const dnnl::convolution_backward_data::primitive_desc pd(
-            dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, src, wei,
-                                                  dst, strides, dil, pad_l, pad_r),
-            base_attr(), engine(), hint);
+            dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, any_src,
+                                                  any_wei, any_dst, strides, dil, pad_l, pad_r),
+            base_attr(), engine(), fwd);
         e.prim = dnnl::convolution_backward_data(pd);
         e.scratch = pd.scratchpad_desc();
+        e.conv_args = {conv_arg(DNNL_ARG_DIFF_SRC, true, src, pd.diff_src_desc()),
+                       conv_arg(DNNL_ARG_WEIGHTS, false, wei, pd.weights_desc()),
+                       conv_arg(DNNL_ARG_DIFF_DST, false, dst, pd.diff_dst_desc())};
       } else {
         const dnnl::convolution_backward_weights::primitive_desc pd(
-            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, src, wei,
-                                                     dst, strides, dil, pad_l, pad_r),
-            base_attr(), engine(), hint);
+            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct,
+                                                     any_src, any_wei, any_dst, strides, dil,
+                                                     pad_l, pad_r),
+            base_attr(), engine(), fwd);
         e.prim = dnnl::convolution_backward_weights(pd);
         e.scratch = pd.scratchpad_desc();
+        e.conv_args = {conv_arg(DNNL_ARG_SRC, false, src, pd.src_desc()),
+                       conv_arg(DNNL_ARG_DIFF_WEIGHTS, true, wei, pd.diff_weights_desc()),
+                       conv_arg(DNNL_ARG_DIFF_DST, false, dst, pd.diff_dst_desc())};
       }
-      e.src = src;
-      e.wei = wei;
-      e.dst = dst;
       e.scratch_bytes = e.scratch.get_size();
       e.ok = true;
     } catch (const dnnl::error&) {
-      e.ok = false;
+      e.ok = false;  // no implementation for this dtype/CPU
     }
     return e;
   });
 }
+
 }  // namespace
+
+bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,
+            const DenseTensor& filter, DenseTensor& out) {
+  auto entry = conv2d_entry(kConvForward, dtype, g);
+  if (!entry->ok) return false;
+  execute_conv(*entry, {input.raw_data(), filter.raw_data(), out.raw_data()});
+  return true;
+}
 
 bool conv2d_backward_data(DType dtype, const meta::Window2d& g, const DenseTensor& grad_out,
                           const DenseTensor& filter, DenseTensor& grad_input) {
-  auto entry = conv2d_backward_entry(2, dtype, g);
+  auto entry = conv2d_entry(kConvBackwardData, dtype, g);
   if (!entry->ok) return false;
-  execute(*entry, {{DNNL_ARG_DIFF_DST, dnnl::memory(entry->dst, engine(), grad_out.raw_data())},
-                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), filter.raw_data())},
-                   {DNNL_ARG_DIFF_SRC, dnnl::memory(entry->src, engine(), grad_input.raw_data())}});
+  execute_conv(*entry, {grad_input.raw_data(), filter.raw_data(), grad_out.raw_data()});
   return true;
 }
 
 bool conv2d_backward_weights(DType dtype, const meta::Window2d& g, const DenseTensor& input,
                              const DenseTensor& grad_out, DenseTensor& grad_filter) {
-  auto entry = conv2d_backward_entry(3, dtype, g);
+  auto entry = conv2d_entry(kConvBackwardWeights, dtype, g);
   if (!entry->ok) return false;
-  execute(*entry,
-          {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), input.raw_data())},
-           {DNNL_ARG_DIFF_DST, dnnl::memory(entry->dst, engine(), grad_out.raw_data())},
-           {DNNL_ARG_DIFF_WEIGHTS, dnnl::memory(entry->wei, engine(), grad_filter.raw_data())}});
+  execute_conv(*entry, {input.raw_data(), grad_filter.raw_data(), grad_out.raw_data()});
   return true;
 }
 
