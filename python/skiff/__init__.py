@@ -2,7 +2,8 @@
 
 Module layout:
   skiff            dtypes, Tensor, creation, every top-level function, grad/no_grad, seed, ...
-  skiff.linalg     norm, vector_norm, matrix_norm, multi_dot, matmul
+  skiff.linalg     norms, multi_dot, matmul, the LAPACK ops (inv, det, slogdet, solve, cholesky,
+                   lu, qr, svd, eigh, lstsq, ...) and their compositions (pinv, cond, cov, ...)
   skiff.autograd   backward, grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled
   skiff.device     set_device, get_device, is_compiled_with_cuda
   skiff._C         the C++ extension; skiff._C.ops.<op> is every op record, record signatures
@@ -20,6 +21,9 @@ from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enab
 from .device import get_device, set_device  # noqa: F401
 from .device import CustomPlace, is_compiled_with_custom_device  # noqa: F401
 from .linalg import norm  # noqa: F401
+from .linalg import (  # noqa: F401 (Paddle's top-level names of paddle.linalg functions)
+    cholesky, cholesky_solve, corrcoef, cov, eigvalsh, inverse, lu, lu_unpack, matrix_power, qr,
+    solve, triangular_solve)
 
 _methods.install()
 __version__ = version.full_version

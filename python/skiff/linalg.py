@@ -1,5 +1,12 @@
-"""skiff.linalg: norms over the p_norm op (Paddle lowers linalg.norm with a numeric p to it)."""
+"""skiff.linalg (Paddle's paddle.linalg): norms over the p_norm op (Paddle lowers linalg.norm with
+a numeric p to it), the LAPACK ops of skiff/ops/yaml/lapack.yaml (inverse, det, slogdet, solve,
+triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, lstsq) with Paddle's Python
+signatures and return conventions, and Paddle's compositions over them (lu_unpack, eigvalsh,
+svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef). eig and eigvals return complex
+tensors in Paddle; Skiff has no complex dtype yet, so they are absent."""
 import math
+
+import numpy as np
 
 from . import _C
 
@@ -61,3 +68,299 @@ def multi_dot(x, name=None):
     for m in x[1:]:
         out = _ops.matmul(out, m)
     return out
+
+
+# --- LAPACK ops (skiff/ops/yaml/lapack.yaml) ------------------------------------------------------
+
+def _mT(x):
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return _ops.transpose(x, perm)
+
+
+def _invalid(op, arg, expected, got):
+    return ValueError(f"(InvalidArgument) {op}: argument '{arg}' expected {expected}, got {got}")
+
+
+def inv(x, name=None):
+    """The inverse of each square matrix of x [*, N, N] (getrf + getri)."""
+    return _ops.inverse(x)
+
+
+inverse = inv
+
+
+def det(x, name=None):
+    return _ops.det(x)
+
+
+def slogdet(x, name=None):
+    """One tensor [2, *]: the sign of each determinant in row 0, log|det| in row 1."""
+    return _ops.slogdet(x)
+
+
+def solve(x, y, left=True, name=None):
+    """x @ out = y (left) or out @ x = y; y may be a vector when left."""
+    if left:
+        return _ops.solve(x, y)
+    if y.ndim < 2 or x.shape[-2] != y.shape[-1]:
+        raise _invalid("solve", "y", f"[*, K, {x.shape[-2]}] for out @ x = y with x {list(x.shape)}",
+                       list(y.shape))
+    return _mT(_ops.solve(_mT(x), _mT(y)))
+
+
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    return _ops.triangular_solve(x, y, upper, transpose, unitriangular)
+
+
+def cholesky(x, upper=False, name=None):
+    return _ops.cholesky(x, upper)
+
+
+def cholesky_solve(x, y, upper=False, name=None):
+    """A @ out = x, where y is the Cholesky factor of A (lower unless upper)."""
+    return _ops.cholesky_solve(x, y, upper)
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """(LU, pivots) or (LU, pivots, infos); pivots are int32 and 1-based, as LAPACK's."""
+    out, pivots, infos = _ops.lu(x, pivot)
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) with x = P @ L @ U from lu's packed factors x and pivots y; a part not unpacked
+    is an empty tensor."""
+    if x.ndim < 2:
+        raise _invalid("lu_unpack", "x", "a tensor of shape [*, M, N]", list(x.shape))
+    if y.ndim < 1:
+        raise _invalid("lu_unpack", "y", "pivots of shape [*, K]", list(y.shape))
+    m, n = x.shape[-2], x.shape[-1]
+    k = min(m, n)
+    empty = _ops.zeros([0], x.dtype)
+    lower = upper = empty
+    if unpack_ludata:
+        r = x.ndim
+        lower = _ops.add(_ops.tril(_ops.slice(x, [r - 1], [0], [k]), -1), _ops.eye(m, k, x.dtype))
+        upper = _ops.triu(_ops.slice(x, [r - 2], [0], [k]))
+    perm_matrix = empty
+    if unpack_pivots:
+        piv = np.asarray(y.numpy()).reshape(-1, y.shape[-1]).astype(np.int64)
+        mats = np.zeros((piv.shape[0], m, m))
+        for b, row in enumerate(piv):
+            perm = np.arange(m)
+            for i, p in enumerate(row):  # LAPACK's swaps, in order
+                perm[i], perm[p - 1] = perm[p - 1], perm[i]
+            mats[b, perm, np.arange(m)] = 1.0
+        from .tensor.creation import to_tensor
+        perm_matrix = to_tensor(mats.reshape(list(y.shape[:-1]) + [m, m]), dtype=x.dtype)
+    return perm_matrix, lower, upper
+
+
+def qr(x, mode="reduced", name=None):
+    """(Q, R) for mode 'reduced' or 'complete'; R alone for mode 'r'."""
+    q, r = _ops.qr(x, mode)
+    return r if mode == "r" else (q, r)
+
+
+def svd(x, full_matrices=False, name=None):
+    """(U, S, VH) with x = U @ diag(S) @ VH, S descending."""
+    return _ops.svd(x, full_matrices)
+
+
+def svdvals(x, name=None):
+    return _ops.svd(x, False)[1]
+
+
+def eigh(x, UPLO="L", name=None):  # noqa: N803 (Paddle's name)
+    """(eigenvalues ascending, eigenvectors as columns) of the symmetric x, from its UPLO
+    triangle."""
+    return _ops.eigh(x, UPLO)
+
+
+def eigvalsh(x, UPLO="L", name=None):  # noqa: N803
+    return _ops.eigh(x, UPLO)[0]
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """(solution, residuals, rank, singular_values), Paddle's CPU conventions: driver None is
+    'gelsy'; rcond None is machine precision times max(M, N)."""
+    if driver not in (None, "gels", "gelsy", "gelsd", "gelss"):
+        raise _invalid("lstsq", "driver", "one of 'gels', 'gelsy', 'gelsd', 'gelss' or None",
+                       repr(driver))
+    driver = "gelsy" if driver is None else driver
+    if x.dtype != y.dtype:
+        raise _invalid("lstsq", "y", f"dtype {x.dtype} (as x)", y.dtype)
+    if rcond is None:
+        eps = 1e-7 if x.dtype == _C.dtype.float32 else 1e-15
+        rcond = eps * max(x.shape[-2], x.shape[-1]) if x.ndim >= 2 else eps
+    return tuple(_ops.lstsq(x, y, float(rcond), driver))
+
+
+# --- Compositions ---------------------------------------------------------------------------------
+
+def _square(op, x):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise _invalid(op, "x", "square matrices [*, N, N]", list(x.shape))
+
+
+def matrix_power(x, n, name=None):
+    """x^n by repeated squaring (matmul); n < 0 inverts first, n == 0 gives identities."""
+    _square("matrix_power", x)
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise _invalid("matrix_power", "n", "an int", repr(n))
+    n = int(n)
+    if n == 0:
+        return _ops.broadcast_to(_ops.eye(x.shape[-1], x.shape[-1], x.dtype), list(x.shape))
+    base = inv(x) if n < 0 else x
+    n = abs(n)
+    out = None
+    while n:
+        if n & 1:
+            out = base if out is None else _ops.matmul(out, base)
+        n >>= 1
+        if n:
+            base = _ops.matmul(base, base)
+    return out
+
+
+def _eps(dtype):
+    return float(np.finfo(np.float32 if dtype == _C.dtype.float32 else np.float64).eps)
+
+
+def _as_tensor_like(v, x):
+    from .tensor.creation import to_tensor
+    return v if isinstance(v, _C.Tensor) else to_tensor(float(v), dtype=x.dtype)
+
+
+def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
+    """The number of singular values (|eigenvalues| when hermitian) above the tolerance, int32
+    [*]: tol alone, or max(atol, rtol * sigma_max) (Paddle's rules for the defaults)."""
+    if x.ndim < 2:
+        raise _invalid("matrix_rank", "x", "a tensor of rank >= 2", list(x.shape))
+    if tol is not None and (atol is not None or rtol is not None):
+        raise _invalid("matrix_rank", "tol", "tol alone or atol and rtol without tol",
+                       "tol together with atol/rtol")
+    s = _ops.abs(eigvalsh(x)) if hermitian else svdvals(x)
+    smax = _ops.amax(s, [-1], True)
+    m, n = x.shape[-2], x.shape[-1]
+    if atol is not None or rtol is not None:
+        a = _as_tensor_like(0.0 if atol is None else atol, x)
+        if rtol is None:
+            positive_atol = atol is not None and float(_ops.amax(_ops.reshape(a, [-1]), [], False)) > 0
+            r = 0.0 if positive_atol else max(m, n) * _eps(x.dtype)
+        else:
+            r = rtol
+        r = _as_tensor_like(r, x)
+        cut = _ops.maximum(_ops.unsqueeze(a, [-1]) if a.ndim else a,
+                           _ops.multiply(smax, _ops.unsqueeze(r, [-1]) if r.ndim else r))
+    elif tol is None:
+        cut = _ops.scale(smax, max(m, n) * _eps(x.dtype), 0.0, True)
+    else:
+        t = _as_tensor_like(tol, x)
+        cut = _ops.unsqueeze(t, [-1]) if t.ndim else t
+    above = _ops.greater_than(s, cut)
+    return _ops.sum(_ops.cast(above, _C.dtype.int32), [-1], _C.dtype.int32, False)
+
+
+def pinv(x, rcond=1e-15, hermitian=False, name=None):
+    """The pseudo-inverse through svd (eigh when hermitian): singular values at most
+    rcond * sigma_max count as zero."""
+    if x.ndim < 2:
+        raise _invalid("pinv", "x", "a tensor of rank >= 2", list(x.shape))
+    if hermitian:
+        s, u = eigh(x)
+        mag = _ops.abs(s)
+    else:
+        u, s, vh = svd(x, False)
+        mag = s
+    cut = _ops.multiply(_ops.amax(mag, [-1], True), _as_tensor_like(rcond, x))
+    keep = _ops.greater_than(mag, cut)
+    safe = _ops.where(keep, s, _ops.ones_like(s))  # no 1/0 even in the branch not taken
+    inv_s = _ops.unsqueeze(_ops.where(keep, _ops.reciprocal(safe), _ops.zeros_like(s)), [-2])
+    left = _ops.multiply(u, inv_s) if hermitian else _ops.multiply(_mT(vh), inv_s)
+    return _ops.matmul(left, u, False, True)
+
+
+def cond(x, p=None, name=None):
+    """The condition number: sigma_max / sigma_min (p None or 2), its inverse (p -2), else
+    norm(x, p) * norm(inv(x), p) for 'fro', 'nuc', 1, -1, inf, -inf."""
+    if x.ndim < 2:
+        raise _invalid("cond", "x", "a tensor of rank >= 2", list(x.shape))
+    if p is None or p in (2, -2):
+        s = svdvals(x)
+        big, small = _ops.amax(s, [-1], False), _ops.amin(s, [-1], False)
+        return _ops.divide(small, big) if p == -2 else _ops.divide(big, small)
+    if p not in ("fro", "nuc", 1, -1, float("inf"), float("-inf")):
+        raise _invalid("cond", "p", "None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf", repr(p))
+    _square("cond", x)
+
+    def mnorm(a):
+        if p == "nuc":
+            return _ops.sum(svdvals(a), [-1], None, False)
+        return matrix_norm(a, p, [-2, -1], False)
+    return _ops.multiply(mnorm(x), mnorm(inv(x)))
+
+
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """numpy.cov: variables in rows (rowvar) or columns; ddof True divides by N - 1; fweights
+    (integer) and aweights weight the observations."""
+    if x.ndim > 2:
+        raise _invalid("cov", "x", "a tensor of rank <= 2", list(x.shape))
+    nx = _ops.reshape(x, [1, -1]) if x.ndim < 2 else x
+    if not rowvar and nx.shape[0] != 1:
+        nx = _mT(nx)
+    obs = nx.shape[1]
+    w = None
+    if fweights is not None:
+        if fweights.ndim > 1 or fweights.shape[0] != obs:
+            raise _invalid("cov", "fweights", f"a 1-D tensor of {obs} elements", list(fweights.shape))
+        if fweights.dtype not in (_C.dtype.int32, _C.dtype.int64):
+            raise _invalid("cov", "fweights", "an integer tensor", fweights.dtype)
+        if bool(_ops.any(_ops.less_than(fweights, _ops.zeros_like(fweights)), [], False)):
+            raise _invalid("cov", "fweights", "non-negative weights", "a negative weight")
+        w = _ops.cast(fweights, nx.dtype)
+    if aweights is not None:
+        if aweights.ndim > 1 or aweights.shape[0] != obs:
+            raise _invalid("cov", "aweights", f"a 1-D tensor of {obs} elements", list(aweights.shape))
+        aw = _ops.cast(aweights, nx.dtype)
+        if bool(_ops.any(_ops.less_than(aw, _ops.zeros_like(aw)), [], False)):
+            raise _invalid("cov", "aweights", "non-negative weights", "a negative weight")
+        w = aw if w is None else _ops.multiply(w, aw)
+    if w is None:
+        avg = _ops.mean(nx, [1], False)
+        w_sum = float(obs)
+        fact = w_sum - int(ddof)
+    else:
+        w_sum_t = _ops.sum(w, [], None, False)
+        w_sum = float(w_sum_t)
+        if w_sum == 0:
+            raise _invalid("cov", "fweights/aweights", "weights with a non-zero sum", 0.0)
+        avg = _ops.divide(_ops.sum(_ops.multiply(nx, w), [1], None, False), w_sum_t)
+        if ddof and aweights is not None:
+            fact = w_sum - float(_ops.sum(_ops.multiply(w, aw), [], None, False)) / w_sum
+        else:
+            fact = w_sum - int(ddof)
+    fact = max(fact, 0.0)
+    xm = _ops.subtract(nx, _ops.unsqueeze(avg, [1]))
+    xw = xm if w is None else _ops.multiply(xm, w)
+    c = _ops.scale(_ops.matmul(xm, xw, False, True), 1.0 / fact if fact else float("inf"), 0.0, True)
+    return _ops.squeeze(c, [])
+
+
+def corrcoef(x, rowvar=True, name=None):
+    """The correlation coefficients cov_ij / sqrt(cov_ii cov_jj), clipped to [-1, 1]."""
+    if x.ndim > 2 or x.ndim < 1:
+        raise _invalid("corrcoef", "x", "a tensor of rank 1 or 2", list(x.shape))
+    c = cov(x, rowvar)
+    if c.ndim == 0:
+        return _ops.divide(c, c)
+    std = _ops.sqrt(_ops.diagonal(c, 0, 0, 1))
+    c = _ops.divide(_ops.divide(c, _ops.unsqueeze(std, [1])), _ops.unsqueeze(std, [0]))
+    return _ops.clip(c, -1.0, 1.0)
+
+
+# Tensor methods (Paddle's tensor_method_func entries of these functions).
+_METHODS = ["inverse", "det", "slogdet", "solve", "triangular_solve", "cholesky",
+            "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "pinv",
+            "lstsq", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef"]

@@ -7,6 +7,7 @@
 #include "skiff/ops/meta/conv_meta.h"
 #include "skiff/ops/meta/creation_meta.h"
 #include "skiff/ops/meta/elementwise_meta.h"
+#include "skiff/ops/meta/lapack_meta.h"
 #include "skiff/ops/meta/linalg_meta.h"
 #include "skiff/ops/meta/manipulation_meta.h"
 #include "skiff/ops/meta/nn_meta.h"

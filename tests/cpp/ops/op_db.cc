@@ -26,6 +26,7 @@ const OpDb& OpDb::get() {
     add_optimizer_op_infos(d);
     add_vision_op_infos(d);
     add_attention_op_infos(d);
+    add_lapack_op_infos(d);
     return d;
   }();
   return db;
