@@ -185,12 +185,19 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
     return;
   }
   DenseTensor& g = m->grad.mutable_dense();
-  if (g.is_contiguous() && g.place().is_cpu()) {
+  if (g.storage().use_count() > 1) {
+    // The gradient shares its memory (another leaf's gradient, a tensor given to backward):
+    // zeroing it in place would zero those too.
+    m->grad = skiff::zeros_like(m->grad, g.dtype());
+  } else if (g.is_contiguous() && g.place().is_cpu()) {
     std::memset(g.raw_data(), 0, static_cast<size_t>(g.nbytes()));
+    g.storage()->bump_version();
   } else {
     g.copy_from(skiff::zeros_like(Tensor(g), g.dtype()).dense());
+    g.storage()->bump_version();
   }
-  g.storage()->bump_version();
+  m->zeroed_grad = m->grad.impl_ptr();
+  m->zeroed_grad_version = m->grad.dense().storage()->version();
 }
 
 /// x[index] for the common basic indices (ints, unit-step slices, None, Ellipsis) as one

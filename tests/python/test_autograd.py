@@ -24,6 +24,41 @@ def test_backward_accumulates_and_clear_grad():
     assert x.grad is None and x.gradient() is None
 
 
+def test_zeroed_gradient_then_backward_is_the_new_gradient():
+    # clear_grad zeroes in place; the next backward starts from those zeros (Skiff then takes
+    # the incoming gradient without adding it to zeros), twice in one backward still adds.
+    x = _leaf([1.0, 2.0, 3.0])
+    (x * x).sum().backward()
+    held = x.grad
+    x.clear_grad()
+    assert held.numpy().tolist() == [0.0, 0.0, 0.0]  # the same tensor, zeroed in place
+    (x * 3).sum().backward()
+    assert x.grad.numpy().tolist() == [3.0, 3.0, 3.0]
+    x.clear_grad()
+    (x * 3 + x * x).sum().backward()  # two contributions to the zeroed gradient
+    assert x.grad.numpy().tolist() == [5.0, 7.0, 9.0]
+
+
+def test_write_into_zeroed_gradient_is_kept():
+    x = _leaf([1.0, 2.0])
+    (x * x).sum().backward()
+    x.clear_grad()
+    x.grad.add_(skiff.to_tensor([10.0, 20.0], dtype="float64"))
+    (x * 3).sum().backward()
+    assert x.grad.numpy().tolist() == [13.0, 23.0]
+
+
+def test_clear_grad_of_a_shared_gradient_leaves_the_other_alone():
+    # add's gradient reaches both leaves as one tensor; zeroing one must not zero the other.
+    a, b = _leaf([1.0, 2.0]), _leaf([3.0, 4.0])
+    g = skiff.to_tensor([5.0, 6.0], dtype="float64")
+    (a + b).backward(g)
+    a.clear_grad()
+    assert a.grad.numpy().tolist() == [0.0, 0.0]
+    assert b.grad.numpy().tolist() == [5.0, 6.0]
+    assert g.numpy().tolist() == [5.0, 6.0]
+
+
 def test_backward_with_grad_tensor_and_retain_graph():
     x = _leaf([1.0, 2.0])
     y = x * x

@@ -25,6 +25,11 @@ class AutogradMeta final : public AutogradMetaBase {
   bool retain_grads = false;
   /// The accumulated gradient (leaves; non-leaves with retain_grads).
   Tensor grad;
+  /// clear_gradient(set_to_zero=True) zeroed `grad`: which tensor, at which storage version.
+  /// While both still match, the next accumulation takes the incoming gradient as it is instead
+  /// of adding it to zeros (a pass over every parameter saved per step).
+  std::weak_ptr<TensorImpl> zeroed_grad;
+  uint32_t zeroed_grad_version = 0;
   /// The op that produced this tensor; null for leaves.
   std::shared_ptr<GradNode> grad_node;
   uint32_t output_nr = 0;

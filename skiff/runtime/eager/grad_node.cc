@@ -47,7 +47,12 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>& grads) {
   if (!impl) return {};  // nobody can read this leaf's gradient any more
   Tensor leaf(impl);
   AutogradMeta& m = ensure_autograd_meta(leaf);
-  if (!m.grad.defined()) {
+  const bool still_zero = m.grad.defined() && m.grad.impl() == m.zeroed_grad.lock().get() &&
+                          m.grad.is_dense() && g.is_dense() &&
+                          m.grad.dense().storage()->version() == m.zeroed_grad_version &&
+                          m.grad.dtype() == g.dtype() && m.grad.dims() == g.dims();
+  m.zeroed_grad.reset();
+  if (!m.grad.defined() || still_zero) {
     // Keep the graph of the gradient only when it is being built (create_graph).
     m.grad = grad_enabled() ? g : detach(g);
   } else {
