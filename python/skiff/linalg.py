@@ -36,29 +36,52 @@ def _norm_over(x, p, axes, keepdim):
 
 
 def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B006
+    """Paddle 3.0's matrix norms over the two `axis` dims: 'fro', 'nuc' (sum of singular
+    values), 2 / -2 (largest / smallest singular value), 1 / -1 (max / min column sum of |x|),
+    inf / -inf (max / min row sum)."""
+    axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+    if not isinstance(axis, list) or len(axis) != 2:
+        raise ValueError(f"(InvalidArgument) matrix_norm: argument 'axis' expected a list of two "
+                         f"ints, got {axis!r}")
+    row, col = (a + x.ndim if a < 0 else a for a in axis)
     if p == "fro":
-        return _ops.sqrt(_ops.sum(_ops.square(x), axis, None, keepdim))
+        return _ops.sqrt(_ops.sum(_ops.square(x), [row, col], None, keepdim))
+    if p in ("nuc", 2, -2):
+        perm = [d for d in range(x.ndim) if d not in (row, col)] + [row, col]
+        s = _ops.svd(_ops.transpose(x, perm), False)[1]
+        red = _ops.sum(s, [-1], None, False) if p == "nuc" else \
+            (_ops.amax if p == 2 else _ops.amin)(s, [-1], False)
+        if not keepdim:
+            return red
+        return _ops.unsqueeze(red, sorted([row, col]))
     if p in (1, -1, float("inf"), float("-inf")):
         # 1: largest column sum (sum over rows, then max over columns); inf: largest row sum.
-        row, col = axis
         first, second = (row, col) if abs(p) == 1 else (col, row)
         red = _ops.amax if p > 0 else _ops.amin
         out = red(_ops.sum(_ops.abs(x), [first], None, True), [second], True)
         return out if keepdim else _ops.squeeze(out, [row, col])
-    raise NotImplementedError(f"matrix_norm: p={p!r} is not supported (only 'fro', 1, -1, inf, -inf)")
+    raise ValueError(f"(InvalidArgument) matrix_norm: argument 'p' expected one of 'fro', 'nuc', "
+                     f"1, -1, 2, -2, inf, -inf for a matrix norm, got {p!r}")
 
 
 def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """paddle.linalg.norm: Frobenius by default; a numeric p is a vector norm over `axis`
-    (every element when axis is None); 'fro' over two axes is the matrix norm."""
-    if p is None or p == "fro":
-        if axis is None:
-            return _ops.sqrt(_ops.sum(_ops.square(x), [], None, keepdim))
-        axes = [axis] if isinstance(axis, int) else list(axis)
-        return _ops.sqrt(_ops.sum(_ops.square(x), axes, None, keepdim))
-    if isinstance(p, str):
-        raise ValueError(f"norm: argument 'p' expected 'fro' or a number, got {p!r}")
-    return vector_norm(x, p, axis, keepdim)
+    """paddle.linalg.norm (Paddle 3.0): axis None (every element) or one axis gives a vector
+    norm (p None or 'fro' is 2); two axes give a matrix norm (p None is 'fro')."""
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    if isinstance(axis, list) and len(axis) == 1:
+        axis = axis[0]
+    if axis is None or isinstance(axis, int):
+        if p is None or p == "fro":
+            p = 2.0
+        if isinstance(p, str) or not isinstance(p, (int, float)):
+            raise ValueError(f"(InvalidArgument) norm: argument 'p' expected a number for a vector "
+                             f"norm (axis None or one axis), got {p!r}")
+        return vector_norm(x, p, axis, keepdim)
+    if isinstance(axis, list) and len(axis) == 2:
+        return matrix_norm(x, "fro" if p is None else p, axis, keepdim)
+    raise ValueError(f"(InvalidArgument) norm: argument 'axis' expected None, an int or a list of "
+                     f"one or two ints, got {axis!r}")
 
 
 def multi_dot(x, name=None):

@@ -236,6 +236,24 @@ class LinalgForwardTest(unittest.TestCase):
             close(paddle.linalg.corrcoef(T(x, dtype), rowvar=False).numpy(),
                   np.corrcoef(x, rowvar=False), dtype, 10)
 
+    def test_norms(self):
+        x = rand([2, 3, 4], 32)
+        for dtype in DTYPES:
+            for p in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+                for axis in ([-2, -1], [0, 2], (1, 0)):
+                    for keepdim in (False, True):
+                        got = paddle.linalg.matrix_norm(T(x, dtype), p, axis, keepdim)
+                        want = np.linalg.norm(x, p, tuple(axis), keepdim)
+                        close(got.numpy(), want, dtype, 10)
+                        got = paddle.linalg.norm(T(x, dtype), p, list(axis), keepdim)
+                        close(got.numpy(), want, dtype, 10)
+            close(paddle.linalg.norm(T(x, dtype)).numpy(), np.linalg.norm(x.ravel()), dtype)
+            close(paddle.linalg.norm(T(x, dtype), np.inf).numpy(), np.abs(x).max(), dtype)
+            close(paddle.linalg.norm(T(x, dtype), 3, axis=1).numpy(),
+                  np.linalg.norm(x, 3, axis=1), dtype)
+        with self.assertRaisesRegex(ValueError, r"^\(InvalidArgument\) matrix_norm.*'p'"):
+            paddle.linalg.norm(T(x), 3, [0, 1])
+
     def test_methods(self):
         a = T(spd([3, 3], 31))
         close(a.inverse().numpy(), np.linalg.inv(a.numpy()))
@@ -399,6 +417,12 @@ class LinalgGradTest(unittest.TestCase):
         for n in (3, -2):
             self.check(lambda x: (paddle.linalg.matrix_power(x, n) * T(wm)).sum(),
                        lambda x: (torch.linalg.matrix_power(x, n) * torch.tensor(wm)).sum(), m)
+
+    def test_matrix_norms(self):
+        x, w = rand([2, 3, 4], 75), rand([2], 76)
+        for p in ("nuc", 2, -2):
+            self.check(lambda a: (paddle.linalg.matrix_norm(a, p) * T(w)).sum(),
+                       lambda a: (torch.linalg.matrix_norm(a, p) * torch.tensor(w)).sum(), x)
 
     def test_double_backward(self):
         a = T(rand([3, 3], 74, 2.0), grad=True)

@@ -1,0 +1,75 @@
+// Bad inputs of the LAPACK ops (skiff/ops/yaml/lapack.yaml): the exact messages, and LAPACK's
+// failure reports (singular, not positive definite) turned into InvalidArgument errors.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "op_test_util.h"
+#include "skiff/base/error.h"
+#include "skiff/ops/generated/dense/all.h"
+
+namespace skiff::testing {
+namespace {
+
+namespace dense = ops::dense;
+
+DenseTensor filled(const Dims& d, double v, DType t = DType::kFloat64) {
+  return make_tensor(d, t, std::vector<double>(static_cast<size_t>(d.numel()), v));
+}
+
+DenseTensor eye3(double diag = 1.0) {
+  return make_tensor({3, 3}, DType::kFloat64, {diag, 0, 0, 0, diag, 0, 0, 0, diag});
+}
+
+template <typename F>
+void expect_error(const F& f, const std::string& message) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected: " << message;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument) << e.what();
+    EXPECT_EQ(e.what(), str("(InvalidArgument) ", message));
+  }
+}
+
+TEST(LapackTest, ShapesAndDtypes) {
+  expect_error([] { dense::inverse(filled({3, 4}, 1)); },
+               "inverse: argument 'x' expected square matrices [*, N, N], got [3, 4]");
+  expect_error([] { dense::det(filled({3}, 1)); },
+               "det: argument 'x' expected a matrix or a batch of matrices (rank >= 2), got [3]");
+  expect_error([] { dense::cholesky(filled({3, 3}, 1, DType::kInt64)); },
+               "cholesky: argument 'x' expected a float32 or float64 tensor, got int64");
+  expect_error([] { dense::solve(eye3(), filled({4, 1}, 1)); },
+               "solve: argument 'y' expected a matrix with 3 rows (as x [3, 3]), got [4, 1]");
+  expect_error([] { dense::solve(eye3(), filled({3, 1}, 1, DType::kFloat32)); },
+               "solve: argument 'y' expected dtype float64 (as x), got float32");
+  expect_error([] { dense::qr(eye3(), "full"); },
+               "qr: argument 'mode' expected one of 'reduced', 'complete', 'r', got 'full'");
+  expect_error([] { dense::eigh(eye3(), "X"); },
+               "eigh: argument 'UPLO' expected 'L' or 'U', got 'X'");
+  expect_error([] { dense::lu(eye3(), false); },
+               "lu: argument 'pivot' expected true (LU without pivoting is not implemented on "
+               "the CPU), got false");
+}
+
+TEST(LapackTest, LapackFailuresAreInvalidArgument) {
+  expect_error([] { dense::inverse(filled({2, 3, 3}, 1)); },
+               "inverse: argument 'x' expected a non-singular (invertible) matrix, got a singular "
+               "matrix at batch entry 0 (U[1][1] of its LU factorization is zero)");
+  expect_error([] { dense::solve(filled({3, 3}, 2), filled({3, 2}, 1)); },
+               "solve: argument 'x' expected a non-singular (invertible) matrix, got a singular "
+               "matrix at batch entry 0 (U[1][1] of its LU factorization is zero)");
+  expect_error([] { dense::cholesky(eye3(-1)); },
+               "cholesky: argument 'x' expected a symmetric positive-definite matrix, got a "
+               "matrix whose leading minor of order 1 is not positive at batch entry 0");
+  expect_error([] { dense::triangular_solve(eye3(0), filled({3, 1}, 1)); },
+               "triangular_solve: argument 'x' expected a non-singular triangular matrix, got a "
+               "zero on the diagonal (x[0][0]) at batch entry 0");
+  // lu reports LAPACK's info instead of failing, as Paddle does.
+  const auto [lu, pivots, infos] = dense::lu(filled({3, 3}, 0), true);
+  EXPECT_EQ(to_doubles(infos), std::vector<double>{1});
+  EXPECT_EQ(pivots.dtype(), DType::kInt32);
+}
+
+}  // namespace
+}  // namespace skiff::testing
