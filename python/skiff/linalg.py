@@ -264,6 +264,8 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
     if tol is not None and (atol is not None or rtol is not None):
         raise _invalid("matrix_rank", "tol", "tol alone or atol and rtol without tol",
                        "tol together with atol/rtol")
+    if 0 in x.shape[-2:]:
+        return _ops.zeros(list(x.shape[:-2]), _C.dtype.int32)
     s = _ops.abs(eigvalsh(x)) if hermitian else svdvals(x)
     smax = _ops.amax(s, [-1], True)
     m, n = x.shape[-2], x.shape[-1]
@@ -291,6 +293,8 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
     rcond * sigma_max count as zero."""
     if x.ndim < 2:
         raise _invalid("pinv", "x", "a tensor of rank >= 2", list(x.shape))
+    if 0 in x.shape:  # an empty matrix (or batch): the transposed empty shape, as numpy
+        return _ops.zeros(list(x.shape[:-2]) + [x.shape[-1], x.shape[-2]], x.dtype)
     if hermitian:
         s, u = eigh(x)
         mag = _ops.abs(s)

@@ -219,6 +219,15 @@ class LinalgForwardTest(unittest.TestCase):
             for p in (None, 2, -2, "fro", "nuc", 1, -1, np.inf, -np.inf):
                 close(paddle.linalg.cond(T(c, dtype), p).numpy(), np.linalg.cond(c, p), dtype, 100)
 
+    def test_empty_matrices(self):
+        e = T(np.zeros([2, 3, 0]))
+        self.assertEqual(paddle.linalg.pinv(e).shape, [2, 0, 3])
+        np.testing.assert_array_equal(paddle.linalg.matrix_rank(e).numpy(), [0, 0])
+        self.assertEqual(paddle.linalg.inv(T(np.zeros([0, 2, 2]))).shape, [0, 2, 2])
+        np.testing.assert_array_equal(paddle.linalg.det(T(np.zeros([2, 0, 0]))).numpy(), [1, 1])
+        u, s, vh = paddle.linalg.svd(T(np.zeros([3, 0])))
+        self.assertEqual([u.shape, s.shape, vh.shape], [[3, 0], [0], [0, 0]])
+
     def test_cov_corrcoef(self):
         for dtype in DTYPES:
             x = rand([3, 6], 29)
