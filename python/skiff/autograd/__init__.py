@@ -151,3 +151,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401
+from .functional import Hessian, Jacobian, hessian, jacobian  # noqa: E402,F401
