@@ -1,3 +1,4 @@
 """skiff.tensor: creation, the top-level functions, indexing and Tensor methods."""
 from .creation import *  # noqa: F401,F403
 from .functions import *  # noqa: F401,F403
+from .stat import *  # noqa: F401,F403

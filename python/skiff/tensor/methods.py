@@ -317,6 +317,9 @@ def install():
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
                uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__, norm):
         setattr(_T, fn.__name__, fn)
+    from . import stat  # statistics: median, quantile, kthvalue, ...
+    for name in stat._METHODS:
+        setattr(_T, name, getattr(stat, name))
     from .. import linalg  # the LAPACK functions and their compositions
     for name in linalg._METHODS:
         setattr(_T, name, getattr(linalg, name))
