@@ -363,7 +363,7 @@ EXCLUDED = {
     "uniform", "gaussian", "randint", "randperm",
     "fused_sgd_", "fused_momentum_", "fused_adam_", "fused_adamw_",
     # Backward ops: the C++ consistency and gradient checks, and conv2d/pool2d's backward here.
-    "conv2d_grad", "pool2d_grad", "batch_norm_grad",
+    "conv2d_grad", "pool2d_grad", "batch_norm_grad", "relu_grad",
     # Detection ops (boxes, per-image counts): test_vision_ops.py, and the C++ op database.
     "roi_align", "roi_align_grad", "roi_pool", "roi_pool_grad", "nms", "box_coder",
     # Fused attention: test_flash_attention.py, and the C++ op database.

@@ -32,6 +32,17 @@ void add_activation_op_infos(OpDb& db) {
   for (const char* name : {"relu", "relu6", "silu", "sigmoid", "hardswish", "mish", "tanhshrink"}) {
     db.add(activation_info(name));
   }
+  // relu_grad(out, out_grad): out has both signs, so both sides of the mask are exercised, and
+  // stays a step away from 0, where finite differences would straddle the mask's edge.
+  OpInfo relu_grad;
+  relu_grad.name = "relu_grad";
+  for (const auto& s : activation_samples()) {
+    relu_grad.samples.push_back(sample({s.shapes[0][0], s.shapes[0][0]}, s.attrs));
+  }
+  relu_grad.input_makers[0] = [](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {
+    return random_tensor(dims, dtype, Domain::kNonZero, rng);
+  };
+  db.add(std::move(relu_grad));
   db.add(activation_info("leaky_relu", {{}, {{"negative_slope", 0.2}}}));
   db.add(activation_info("elu", {{}, {{"alpha", 0.5}}}));
   db.add(activation_info("gelu", {{{"approximate", false}}, {{"approximate", true}}}));

@@ -23,6 +23,14 @@ void relu_cpu(const KernelContext&, const ReluArgs& a) {
 SKIFF_INSTANTIATE_KERNEL(relu, cpu)
 
 template <typename T>
+void relu_grad_cpu(const KernelContext&, const ReluGradArgs& a) {
+  cpu::binary_loop<T, T, T>(a.out, a.out_grad, *a.x_grad, [](auto out, auto grad) {
+    return out > 0 ? grad : decltype(grad)(0);
+  });
+}
+SKIFF_INSTANTIATE_KERNEL(relu_grad, cpu)
+
+template <typename T>
 void relu6_cpu(const KernelContext&, const Relu6Args& a) {
   unary_loop<T, T>(a.x, *a.out, [](auto v) {
     using V = decltype(v);

@@ -18,6 +18,13 @@ void relu_reference(const KernelContext&, const ReluArgs& a) {
 SKIFF_INSTANTIATE_KERNEL(relu, reference)
 
 template <typename T>
+void relu_grad_reference(const KernelContext&, const ReluGradArgs& a) {
+  reference::map2<T, T, T>(a.out, a.out_grad, *a.x_grad,
+                           [](T out, T grad) { return out > 0 ? grad : T(0); });
+}
+SKIFF_INSTANTIATE_KERNEL(relu_grad, reference)
+
+template <typename T>
 void relu6_reference(const KernelContext&, const Relu6Args& a) {
   map1<T, T>(a.x, *a.out, [](T v) { return std::isnan(v) ? v : std::min(std::max(v, 0.0), 6.0); });
 }

@@ -690,8 +690,11 @@ TEST(ControlFlowErrors, ConditionOfTheWrongSizeAtRunTime) {
                                               {});
   executor::Executor exec(p);
   const DenseTensor x = make_tensor(Dims{2}, DType::kFloat64, {0, 1});
-  EXPECT_EQ(to_doubles(exec.run({x, make_tensor(Dims{1}, DType::kBool, {1})})[0]),
-            (std::vector<double>{1, std::exp(1.0)}));
+  // exp runs on libmvec's vector exp, which may differ from std::exp in the last bit.
+  const auto taken = to_doubles(exec.run({x, make_tensor(Dims{1}, DType::kBool, {1})})[0]);
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_EQ(taken[0], 1.0);
+  EXPECT_NEAR(taken[1], std::exp(1.0), 1e-15);
   const std::string e = error_of([&] {
     exec.run({x, make_tensor(Dims{3}, DType::kBool, {1, 0, 1})});
   });
