@@ -10,7 +10,7 @@ import types
 import numpy as np
 
 from .. import _C, _op_functions
-from . import creation, functions, indexing
+from . import creation, functions, indexing, math_functions
 
 _T = _C.Tensor
 
@@ -323,6 +323,8 @@ def install():
     from .. import linalg  # the LAPACK functions and their compositions
     for name in linalg._METHODS:
         setattr(_T, name, getattr(linalg, name))
+    for name in math_functions._METHODS:
+        setattr(_T, name, getattr(math_functions, name))
     _T.__str__ = __repr__
     _T.__format__ = _format
     _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
