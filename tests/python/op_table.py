@@ -13,7 +13,7 @@ except ImportError:  # the torch comparisons are skipped
 
 
 class In:
-    """A sample input: shape and kind (float, pos, unit, int, bool, idx:<n>, sorted)."""
+    """A sample input: shape and kind (float, pos, unit, prob, int, bool, idx:<n>, sorted)."""
 
     def __init__(self, shape, kind="float", dtype=None):
         self.shape, self.kind, self.dtype = tuple(shape), kind, dtype
@@ -26,6 +26,8 @@ class In:
             return rng.uniform(0.5, 2.0, self.shape)
         if k == "unit":
             return rng.uniform(-0.8, 0.8, self.shape)
+        if k == "prob":  # inside (0, 1)
+            return rng.uniform(0.05, 0.95, self.shape)
         if k == "int":
             return rng.integers(-5, 6, self.shape).astype(self.dtype or np.int64)
         if k == "nonzero_int":
@@ -354,6 +356,17 @@ CASES = [
          grad=False),
     Case("gaussian_inplace", [F(3, 4)], None,
          call=lambda o, x: o.gaussian_inplace(x, 1.0, 2.0, 7), grad=False),
+    # math_functions.yaml (more in test_math_functions.py)
+    U("frac", lambda x: x - np.trunc(x), lambda x: x.frac()),
+    Case("logit", [In((3, 4), "prob")], lambda x: np.log(x / (1 - x)), _t(lambda x: x.logit())),
+    Case("heaviside", [F(3, 4), F(4)], np.heaviside, None),
+    Case("gcd", [In((3, 4), "int"), In((4,), "int")], np.gcd, _t(lambda x, y: x.gcd(y)),
+         grad=False),
+    Case("lcm", [In((3, 4), "int"), In((4,), "int")], np.lcm, _t(lambda x, y: x.lcm(y)),
+         grad=False),
+    Case("as_strided", [F(3, 4)], lambda x: x.ravel()[[[1, 3], [2, 4]]],
+         _t(lambda x: x.as_strided((2, 2), (1, 2), 1)),
+         call=lambda o, x: o.as_strided(x, [2, 2], [1, 2], 1)),
 ]
 
 # Ops covered by dedicated tests: creation and random ops (test_creation.py); the fused

@@ -1,5 +1,6 @@
 """Paddle 3.0's diag, diagflat, diag_embed, mv, kron, cross, trace, tensordot, einsum, cdist,
-rot90, diff (compositions in skiff/tensor/math_functions.py): forward against numpy and torch in
+rot90, diff, renorm (compositions in skiff/tensor/math_functions.py) and frac, logit, heaviside,
+gcd, lcm, as_strided (records of skiff/ops/yaml/math_functions.yaml): forward against numpy and torch in
 float32 and float64 (integers where Paddle takes them), gradients against torch autograd of a
 weighted sum, Paddle's documented examples, signatures, Tensor methods, and bad input raising
 Paddle's error classes with the op and argument named."""
@@ -19,7 +20,7 @@ def rand(shape, seed=0):
     return np.random.default_rng(seed).uniform(-1, 1, shape)
 
 
-def check(fn, tfn, arrays, dtype, int_args=(), tol_scale=1.0, grad=True):
+def check(fn, tfn, arrays, dtype, tol_scale=1.0, grad=True, grad_tol=1e-10):
     """fn(*tensors) against tfn(*torch tensors): values in `dtype`, then gradients of
     sum(out * w) in float64 against torch's."""
     tol = TOL[dtype] * tol_scale
@@ -41,7 +42,7 @@ def check(fn, tfn, arrays, dtype, int_args=(), tol_scale=1.0, grad=True):
     for g, t in zip(grads, ts):
         want_g = np.zeros(t.shape) if t.grad is None else t.grad.numpy()
         got_g = np.zeros(t.shape) if g is None else g.numpy()
-        np.testing.assert_allclose(got_g, want_g, rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(got_g, want_g, rtol=grad_tol, atol=grad_tol)
 
 
 def raises(exc, fragment, fn, *args, **kwargs):
@@ -420,6 +421,196 @@ def test_diff_doc_example_ints_bool():
     np.testing.assert_array_equal(paddle.diff(x, n=2).numpy(), np.diff([1, 4, 5, 2], 2))
 
 
+# renorm and the math_functions.yaml records ---------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_renorm(dtype):
+    x = rand([3, 4, 5]) * 2
+    for p, axis, max_norm in ((2.0, 0, 1.5), (1.0, 1, 2.0), (3.0, -1, 1.0), (float("inf"), 2, 0.5),
+                              (2.0, 1, 100.0)):
+        check(lambda t: paddle.renorm(t, p, axis, max_norm),
+              lambda t: torch.renorm(t, p, axis % 3, max_norm), [x], dtype, tol_scale=1e5,
+              grad_tol=1e-6)  # torch divides by norm + 1e-7, Paddle by the norm
+    v = rand([4]) * 2  # 1-D (torch refuses it): each element is its own slice
+    np.testing.assert_allclose(paddle.to_tensor(v.astype(dtype)).renorm(2.0, 0, 0.5).numpy(),
+                               np.clip(v, -0.5, 0.5), rtol=TOL[dtype], atol=TOL[dtype])
+    z = np.zeros([2, 3])
+    z[1] = rand([3])
+    check(lambda t: paddle.renorm(t, 2.0, 0, 0.1), lambda t: torch.renorm(t, 2.0, 0, 0.1), [z],
+          dtype, tol_scale=1e5, grad_tol=1e-6)
+    # exactly Paddle's formula: x * max_norm / norm where the norm exceeds max_norm
+    norms = np.sqrt((x ** 2).sum(axis=(1, 2), keepdims=True))
+    want = np.where(norms > 1.5, x * 1.5 / norms, x)
+    np.testing.assert_allclose(paddle.renorm(paddle.to_tensor(x), 2.0, 0, 1.5).numpy(), want,
+                               rtol=1e-13)
+
+
+def test_renorm_doc_example():
+    x = paddle.to_tensor([[[2.0, 2.0, -2.0], [3.0, 0.3, 3.0]], [[2.0, -8.0, 2.0], [3.1, 3.7, 3.0]]])
+    y = paddle.renorm(x, 1.0, 2, 2.05)
+    np.testing.assert_allclose(y.numpy(), [[[0.40594056, 0.29285714, -0.41], [0.60891086, 0.04392857, 0.61500001]],
+                                           [[0.40594056, -1.17142856, 0.41], [0.62920785, 0.54178572, 0.61500001]]],
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_frac(dtype):
+    x = rand([3, 4]) * 5
+    check(paddle.frac, torch.frac, [x], dtype)
+    check(lambda t: t.frac(), torch.frac, [rand([2, 1, 3]) * 3], dtype)
+    t = paddle.to_tensor(x.astype(dtype))
+    assert t.frac_() is t
+    np.testing.assert_allclose(t.numpy(), np.modf(x.astype(dtype))[0], rtol=1e-6, atol=1e-6)
+    xi = paddle.to_tensor([3, -2, 0], dtype="int32")
+    out = paddle.frac(xi)
+    assert out.dtype == paddle.int32
+    np.testing.assert_array_equal(out.numpy(), [0, 0, 0])
+    # Paddle's example
+    x = paddle.to_tensor([[12.22000003, -1.02999997], [-0.54999995, 0.66000003]])
+    np.testing.assert_allclose(paddle.frac(x).numpy(), [[0.22000003, -0.02999997], [-0.54999995, 0.66000003]],
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logit(dtype):
+    x = np.random.default_rng(3).uniform(0.02, 0.98, [3, 4])
+    check(paddle.logit, torch.logit, [x], dtype, tol_scale=10)
+    # eps is a float32 attribute (Paddle's record too): clamped values differ from torch's ~1e-8
+    check(lambda t: paddle.logit(t, 0.1), lambda t: torch.logit(t, 0.1), [x], dtype, tol_scale=1e5)
+    check(lambda t: t.logit(eps=0.3), lambda t: torch.logit(t, 0.3), [x], dtype, tol_scale=1e5)
+    out = paddle.logit(paddle.to_tensor(np.array([-0.5, 1.5, 0.0, 1.0], dtype)))
+    assert np.isnan(out.numpy()[:2]).all() and out.numpy()[2] == -np.inf and out.numpy()[3] == np.inf
+    clamped = paddle.logit(paddle.to_tensor(np.array([-0.5, 1.5], dtype)), 0.2).numpy()
+    np.testing.assert_allclose(clamped, [np.log(0.25), np.log(4.0)], rtol=1e-6)
+    t = paddle.to_tensor(x.astype(dtype))
+    assert paddle.logit_(t, 0.1) is t
+    np.testing.assert_allclose(t.numpy(), torch.logit(torch.tensor(x), 0.1).numpy(), rtol=1e-5, atol=1e-5)
+    # Paddle's example
+    x = paddle.to_tensor([0.2635, 0.0106, 0.2780, 0.2097, 0.8095])
+    np.testing.assert_allclose(paddle.logit(x).numpy(), [-1.0277, -4.5365, -0.9544, -1.3269, 1.4468],
+                               atol=3e-4)  # the documented values are rounded
+
+
+def test_logit_second_order():
+    x = paddle.to_tensor([0.2, 0.5, 0.7], dtype="float64", stop_gradient=False)
+    (g,) = paddle.grad([paddle.logit(x).sum()], [x], create_graph=True)
+    np.testing.assert_allclose(g.numpy(), 1 / (x.numpy() * (1 - x.numpy())), rtol=1e-12)
+    (h,) = paddle.grad([g.sum()], [x])
+    xn = x.numpy()
+    np.testing.assert_allclose(h.numpy(), -(1 - 2 * xn) / (xn * (1 - xn)) ** 2, rtol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ("int32", "int64"))
+def test_heaviside(dtype):
+    rng = np.random.default_rng(4)
+    x = rng.integers(-2, 3, [3, 4]).astype(dtype)
+    y = rng.integers(-3, 4, [4]).astype(dtype)
+    out = paddle.heaviside(paddle.to_tensor(x), paddle.to_tensor(y))
+    assert out.dtype.name == dtype
+    np.testing.assert_array_equal(out.numpy(), np.heaviside(x, y))
+    np.testing.assert_array_equal(paddle.to_tensor(x).heaviside(paddle.to_tensor(y)).numpy(),
+                                  np.heaviside(x, y))
+    if dtype.startswith("float"):
+        xt = paddle.to_tensor(x, stop_gradient=False)
+        yt = paddle.to_tensor(y, stop_gradient=False)
+        w = rand([3, 4], 5).astype(dtype)
+        gx, gy = paddle.grad([(paddle.heaviside(xt, yt) * paddle.to_tensor(w)).sum()], [xt, yt])
+        np.testing.assert_array_equal(gx.numpy(), np.zeros_like(x))
+        np.testing.assert_allclose(gy.numpy(), (w * (x == 0)).sum(0), rtol=1e-6)
+    # Paddle's example
+    xs = paddle.to_tensor([-0.5, 0.0, 0.5])
+    ys = paddle.to_tensor([0.1])
+    np.testing.assert_allclose(paddle.heaviside(xs, ys).numpy(), [0.0, 0.1, 1.0])
+    xs = paddle.to_tensor([[-0.5, 0.0, 0.5], [-0.5, 0.5, 0.0]])
+    ys = paddle.to_tensor([0.1, 0.2, 0.3])
+    np.testing.assert_allclose(paddle.heaviside(xs, ys).numpy(), [[0.0, 0.2, 1.0], [0.0, 1.0, 0.3]])
+
+
+@pytest.mark.parametrize("dtype", ("int8", "int16", "int32", "int64", "uint8"))
+def test_gcd_lcm(dtype):
+    rng = np.random.default_rng(5)
+    lo = 0 if dtype == "uint8" else -10  # every lcm fits int8
+    x = rng.integers(lo, 11, [4, 5]).astype(dtype)
+    y = rng.integers(lo, 11, [5]).astype(dtype)
+    for name, ref in (("gcd", np.gcd), ("lcm", np.lcm)):
+        out = getattr(paddle, name)(paddle.to_tensor(x), paddle.to_tensor(y))
+        assert out.dtype.name == dtype
+        np.testing.assert_array_equal(out.numpy(), ref(x, y))
+        np.testing.assert_array_equal(getattr(paddle.to_tensor(x), name)(paddle.to_tensor(y)).numpy(),
+                                      ref(x, y))
+        t = paddle.to_tensor(np.broadcast_to(x, [4, 5]).copy())
+        assert getattr(paddle, name + "_")(t, paddle.to_tensor(y)) is t
+        np.testing.assert_array_equal(t.numpy(), ref(x, y))
+
+
+def test_gcd_lcm_extremes_and_doc_examples():
+    big = np.array([np.iinfo(np.int64).min, 0, 0, -6, 2 ** 40], np.int64)
+    other = np.array([6, 0, -5, -4, 2 ** 20 * 3], np.int64)
+    np.testing.assert_array_equal(paddle.gcd(paddle.to_tensor(big), paddle.to_tensor(other)).numpy(),
+                                  np.gcd(big, other))
+    np.testing.assert_array_equal(paddle.lcm(paddle.to_tensor(big[1:]), paddle.to_tensor(other[1:])).numpy(),
+                                  np.lcm(big[1:], other[1:]))
+    x1 = paddle.to_tensor(12)
+    x2 = paddle.to_tensor(20)
+    assert int(paddle.gcd(x1, x2)) == 4 and int(paddle.lcm(x1, x2)) == 60
+    x3 = paddle.arange(6)
+    np.testing.assert_array_equal(paddle.gcd(x3, x2).numpy(), [20, 1, 2, 1, 4, 5])
+    np.testing.assert_array_equal(paddle.lcm(x3, x2).numpy(), [0, 20, 20, 60, 20, 20])
+    x4 = paddle.to_tensor(0)
+    np.testing.assert_array_equal(paddle.gcd(x4, x4).numpy(), 0)
+    np.testing.assert_array_equal(paddle.lcm(x4, x4).numpy(), 0)
+    x5 = paddle.to_tensor(-20)
+    assert int(paddle.gcd(x1, x5)) == 4 and int(paddle.lcm(x1, x5)) == 60
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_as_strided(dtype):
+    cases = [([3, 4], [2, 2], [1, 2], 1), ([6], [4, 3], [1, 1], 0), ([2, 3], [], [], 5),
+             ([4, 5], [5, 4], [1, 5], 0), ([2, 3, 4], [2, 2, 3], [12, 0, 4], 0), ([2, 3], [0, 3], [1, 1], 0)]
+    for xs, shape, stride, offset in cases:
+        check(lambda t: paddle.as_strided(t, shape, stride, offset),
+              lambda t: t.as_strided(shape, stride, offset), [rand(xs)], dtype)
+    check(lambda t: t.as_strided([3], [2], 1), lambda t: t.as_strided([3], [2], 1), [rand([7])], dtype)
+
+
+def test_as_strided_is_a_view_and_doc_example():
+    x = paddle.rand([2, 4, 6], dtype="float32")
+    out = paddle.as_strided(x, [8, 6], [6, 1])
+    assert out.shape == [8, 6]
+    np.testing.assert_array_equal(out.numpy(), x.numpy().reshape(8, 6))
+    base = paddle.zeros([6])
+    win = paddle.as_strided(base, [2, 2], [2, 1], 1)
+    base[1] = 5.0
+    np.testing.assert_array_equal(win.numpy(), [[5, 0], [0, 0]])
+    t = paddle.to_tensor(np.arange(12.0).reshape(3, 4)).transpose([1, 0])  # not contiguous
+    np.testing.assert_array_equal(paddle.as_strided(t, [2, 3], [1, 4]).numpy(),
+                                  np.arange(12.0).reshape(3, 4).T.ravel()[np.add.outer([0, 1], [0, 4, 8])])
+
+
+def test_records_bad_input():
+    f = paddle.ones([2, 3])
+    raises(ValueError, "(InvalidArgument) as_strided: argument 'x' expected at least 9 elements for "
+           "dims [2, 2], stride [1, 3] and offset 4, got 6 elements (shape [2, 3])",
+           paddle.as_strided, f, [2, 2], [1, 3], 4)
+    raises(ValueError, "(InvalidArgument) as_strided: argument 'stride' expected one stride per dim "
+           "(2 dims)", paddle.as_strided, f, [2, 2], [1])
+    raises(ValueError, "(InvalidArgument) as_strided: argument 'stride' expected strides >= 0",
+           paddle.as_strided, f, [2], [-1])
+    raises(ValueError, "(InvalidArgument) as_strided: argument 'offset' expected an offset >= 0",
+           paddle.as_strided, f, [2], [1], -1)
+    raises(ValueError, "(InvalidArgument) as_strided: argument 'dims' expected sizes >= 0",
+           paddle.as_strided, f, [-2], [1])
+    raises(RuntimeError, "(NotFound) gcd", paddle.gcd, f, f)
+    raises(RuntimeError, "(NotFound) logit", paddle.logit, paddle.to_tensor([1, 2]))
+    raises(TypeError, "(InvalidType) frac: argument 'x'", paddle.frac, paddle.to_tensor([True]))
+    raises(ValueError, "(InvalidArgument) heaviside", paddle.heaviside, f, paddle.ones([4]))
+    raises(ValueError, "(InvalidArgument) renorm: argument 'p' expected a number > 0, got 0",
+           paddle.renorm, f, 0, 0, 1.0)
+    raises(ValueError, "(InvalidArgument) renorm: argument 'max_norm' expected a number >= 0, got -1",
+           paddle.renorm, f, 2, 0, -1)
+    raises(ValueError, "(InvalidArgument) renorm: argument 'axis' expected an axis in [-2, 1], got 2",
+           paddle.renorm, f, 2, 2, 1.0)
+
+
 # signatures, methods, errors ------------------------------------------------------------------
 SIGNATURES = {
     "diag": "(x, offset=0, padding_value=0, name=None)",
@@ -434,6 +625,14 @@ SIGNATURES = {
     "cdist": "(x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', name=None)",
     "rot90": "(x, k=1, axes=[0, 1], name=None)",
     "diff": "(x, n=1, axis=-1, prepend=None, append=None, name=None)",
+    "renorm": "(x, p, axis, max_norm)",
+    "frac": "(x, name=None)",
+    "logit": "(x, eps=None, name=None)",
+    "logit_": "(x, eps=None, name=None)",
+    "heaviside": "(x, y, name=None)",
+    "gcd": "(x, y, name=None)",
+    "lcm": "(x, y, name=None)",
+    "as_strided": "(x, shape, stride, offset=0, name=None)",
 }
 
 

@@ -1,5 +1,7 @@
 """Paddle 3.0's diagonal, product and difference functions as compositions of differentiable ops:
-diag, diagflat, diag_embed, mv, kron, cross, trace, tensordot, einsum, cdist, rot90, diff.
+diag, diagflat, diag_embed, mv, kron, cross, trace, tensordot, einsum, cdist, rot90, diff, renorm;
+and the Python signatures of the math_functions.yaml records (frac, logit, heaviside, gcd, lcm,
+as_strided).
 
 Each is written over the op bindings (skiff._C.ops), so autograd, create_graph and to_static
 capture come from the ops it calls. Contractions (tensordot, einsum, mv) end in one matmul of
@@ -550,7 +552,59 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     return out
 
 
+def renorm(x, p, axis, max_norm):
+    """Each slice of x along `axis` whose p-norm exceeds max_norm, scaled to norm max_norm."""
+    _check_tensor("renorm", "x", x)
+    ax = _norm_axis("renorm", "axis", axis, x.ndim)
+    if not isinstance(p, (int, float)) or isinstance(p, bool) or not p > 0:
+        raise _errors.InvalidArgument(f"renorm: argument 'p' expected a number > 0, got {p!r}")
+    if not isinstance(max_norm, (int, float)) or isinstance(max_norm, bool) or not max_norm >= 0:
+        raise _errors.InvalidArgument(
+            f"renorm: argument 'max_norm' expected a number >= 0, got {max_norm!r}")
+    p = float(p)
+    others = [d for d in range(x.ndim) if d != ax]
+    a = _ops.abs(x)
+    if math.isinf(p):
+        norm = _ops.amax(a, others, True) if others else a
+    else:
+        s = _ops.sum(a if p == 1.0 else _ops.pow(a, p), others, None, True) if others else \
+            (a if p == 1.0 else _ops.pow(a, p))
+        norm = _safe_root(s, p)
+    over = _ops.greater_than(norm, _ops.full([], max_norm, norm.dtype))
+    denom = _ops.where(over, norm, _ops.ones_like(norm))
+    factor = _ops.where(over, _ops.divide(_ops.full([], max_norm, norm.dtype), denom),
+                        _ops.ones_like(norm))
+    return _ops.multiply(x, factor)
+
+
+# Python signatures of the math_functions.yaml records -----------------------------------------
+from .. import _op_functions as _f  # noqa: E402
+
+frac = _f.frac
+heaviside = _f.heaviside
+gcd = _f.gcd
+lcm = _f.lcm
+
+
+def logit(x, eps=None, name=None):
+    """log(z / (1 - z)) with z = x clamped to [eps, 1 - eps] (not clamped when eps is None)."""
+    return _ops.logit(x, 0.0 if eps is None else eps)
+
+
+def logit_(x, eps=None, name=None):
+    """logit written into x."""
+    return _ops.logit_(x, 0.0 if eps is None else eps)
+
+
+def as_strided(x, shape, stride, offset=0, name=None):
+    """A view of x's elements (row-major from its first one) with dims `shape`, element strides
+    `stride` and element `offset`; every position must lie inside x."""
+    _check_tensor("as_strided", "x", x)
+    return _ops.as_strided(x, list(shape), list(stride), offset)
+
+
 _METHODS = ["diag", "diagflat", "diag_embed", "mv", "kron", "cross", "trace", "tensordot",
-            "cdist", "rot90", "diff"]
+            "cdist", "rot90", "diff", "renorm", "frac", "logit", "logit_", "heaviside", "gcd",
+            "lcm", "as_strided"]
 
 __all__ = _METHODS + ["einsum"]

@@ -155,4 +155,8 @@ Tensor pool2d_double_grad(const Tensor& grad, const std::vector<int64_t>& kernel
                           const std::string& pooling_type, bool global_pooling, bool adaptive,
                           const std::string& padding_algorithm);
 
+// math_functions.yaml (math_functions_grads.cc).
+/// logit: grad / (x (1 - x)) where x lies in [eps, 1 - eps], 0 elsewhere.
+Tensor logit_grad(const Tensor& grad, const Tensor& x, float eps);
+
 }  // namespace skiff

@@ -10,6 +10,7 @@
 #include "skiff/ops/meta/lapack_meta.h"
 #include "skiff/ops/meta/linalg_meta.h"
 #include "skiff/ops/meta/manipulation_meta.h"
+#include "skiff/ops/meta/math_functions_meta.h"
 #include "skiff/ops/meta/nn_meta.h"
 #include "skiff/ops/meta/optimizer_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"

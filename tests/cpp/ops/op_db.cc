@@ -27,6 +27,7 @@ const OpDb& OpDb::get() {
     add_vision_op_infos(d);
     add_attention_op_infos(d);
     add_lapack_op_infos(d);
+    add_math_functions_op_infos(d);
     return d;
   }();
   return db;
