@@ -444,6 +444,40 @@ def test_renorm(dtype):
                                rtol=1e-13)
 
 
+def test_renorm_inplace():
+    x = rand([3, 4]) * 2
+    t = paddle.to_tensor(x)
+    assert paddle.renorm_(t, 2.0, 0, 1.0) is t
+    np.testing.assert_allclose(t.numpy(), paddle.renorm(paddle.to_tensor(x), 2.0, 0, 1.0).numpy(),
+                               rtol=1e-15)
+    # through autograd: the in-place result of a non-leaf differentiates like renorm
+    leaf = paddle.to_tensor(x, stop_gradient=False)
+    y = leaf * 1.0
+    out = y.renorm_(2.0, 1, 1.0)
+    assert out is y
+    w = rand([3, 4], 7)
+    (g,) = paddle.grad([(out * paddle.to_tensor(w)).sum()], [leaf])
+    lt = torch.tensor(x, requires_grad=True)
+    (torch.renorm(lt * 1.0, 2.0, 1, 1.0) * torch.tensor(w)).sum().backward()
+    np.testing.assert_allclose(g.numpy(), lt.grad.numpy(), rtol=1e-6, atol=1e-6)
+    # a leaf that requires grad is never written in place (Paddle's PreconditionNotMet)
+    raises(RuntimeError, "(PreconditionNotMet) multiply_: argument 'x' expected a tensor that is not "
+           "a leaf requiring grad", paddle.renorm_, paddle.to_tensor(x, stop_gradient=False), 2.0, 0,
+           1.0)
+
+
+def test_to_static():
+    def f(a, b):
+        return (paddle.einsum("ij,jk->ik", a, b).sum() + paddle.cdist(a, b.t()).sum()
+                + paddle.trace(paddle.diag_embed(a)).sum() + paddle.tensordot(a, b, 1).sum()
+                + paddle.kron(a, b).sum() + paddle.rot90(a).sum() + paddle.diff(a).sum()
+                + paddle.renorm(a, 2.0, 0, 1.0).sum() + paddle.logit(a, 0.01).sum()
+                + paddle.as_strided(a, [2], [1]).sum() + paddle.frac(a * 3).sum()
+                + paddle.cross(a[:, :3], b.t()[:, :3]).sum() + paddle.mv(a, b[:, 0]).sum())
+    a, b = paddle.rand([3, 4]), paddle.rand([4, 3])
+    np.testing.assert_allclose(float(paddle.jit.to_static(f)(a, b)), float(f(a, b)), rtol=1e-6)
+
+
 def test_renorm_doc_example():
     x = paddle.to_tensor([[[2.0, 2.0, -2.0], [3.0, 0.3, 3.0]], [[2.0, -8.0, 2.0], [3.1, 3.7, 3.0]]])
     y = paddle.renorm(x, 1.0, 2, 2.05)
@@ -626,6 +660,7 @@ SIGNATURES = {
     "rot90": "(x, k=1, axes=[0, 1], name=None)",
     "diff": "(x, n=1, axis=-1, prepend=None, append=None, name=None)",
     "renorm": "(x, p, axis, max_norm)",
+    "renorm_": "(x, p, axis, max_norm)",
     "frac": "(x, name=None)",
     "logit": "(x, eps=None, name=None)",
     "logit_": "(x, eps=None, name=None)",

@@ -552,29 +552,40 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     return out
 
 
-def renorm(x, p, axis, max_norm):
-    """Each slice of x along `axis` whose p-norm exceeds max_norm, scaled to norm max_norm."""
-    _check_tensor("renorm", "x", x)
-    ax = _norm_axis("renorm", "axis", axis, x.ndim)
+def _renorm_factor(x, p, axis, max_norm, op):
+    """Per slice along `axis`: max_norm / norm where the p-norm exceeds max_norm, else 1 (dims
+    kept, so it broadcasts against x)."""
+    _check_tensor(op, "x", x)
+    ax = _norm_axis(op, "axis", axis, x.ndim)
     if not isinstance(p, (int, float)) or isinstance(p, bool) or not p > 0:
-        raise _errors.InvalidArgument(f"renorm: argument 'p' expected a number > 0, got {p!r}")
+        raise _errors.InvalidArgument(f"{op}: argument 'p' expected a number > 0, got {p!r}")
     if not isinstance(max_norm, (int, float)) or isinstance(max_norm, bool) or not max_norm >= 0:
         raise _errors.InvalidArgument(
-            f"renorm: argument 'max_norm' expected a number >= 0, got {max_norm!r}")
+            f"{op}: argument 'max_norm' expected a number >= 0, got {max_norm!r}")
     p = float(p)
     others = [d for d in range(x.ndim) if d != ax]
     a = _ops.abs(x)
     if math.isinf(p):
         norm = _ops.amax(a, others, True) if others else a
     else:
-        s = _ops.sum(a if p == 1.0 else _ops.pow(a, p), others, None, True) if others else \
-            (a if p == 1.0 else _ops.pow(a, p))
-        norm = _safe_root(s, p)
+        powered = a if p == 1.0 else _ops.pow(a, p)
+        norm = _safe_root(_ops.sum(powered, others, None, True) if others else powered, p)
     over = _ops.greater_than(norm, _ops.full([], max_norm, norm.dtype))
     denom = _ops.where(over, norm, _ops.ones_like(norm))
-    factor = _ops.where(over, _ops.divide(_ops.full([], max_norm, norm.dtype), denom),
-                        _ops.ones_like(norm))
-    return _ops.multiply(x, factor)
+    return _ops.where(over, _ops.divide(_ops.full([], max_norm, norm.dtype), denom),
+                      _ops.ones_like(norm))
+
+
+def renorm(x, p, axis, max_norm):
+    """Each slice of x along `axis` whose p-norm exceeds max_norm, scaled to norm max_norm."""
+    return _ops.multiply(x, _renorm_factor(x, p, axis, max_norm, "renorm"))
+
+
+def renorm_(x, p, axis, max_norm):
+    """renorm written into x. The factor is computed from a copy of x, so the in-place multiply
+    leaves the factor's saved inputs intact and the gradient flows through both."""
+    _check_tensor("renorm_", "x", x)
+    return _ops.multiply_(x, _renorm_factor(_ops.assign(x), p, axis, max_norm, "renorm_"))
 
 
 # Python signatures of the math_functions.yaml records -----------------------------------------
@@ -604,7 +615,7 @@ def as_strided(x, shape, stride, offset=0, name=None):
 
 
 _METHODS = ["diag", "diagflat", "diag_embed", "mv", "kron", "cross", "trace", "tensordot",
-            "cdist", "rot90", "diff", "renorm", "frac", "logit", "logit_", "heaviside", "gcd",
+            "cdist", "rot90", "diff", "renorm", "renorm_", "frac", "logit", "logit_", "heaviside", "gcd",
             "lcm", "as_strided"]
 
 __all__ = _METHODS + ["einsum"]
