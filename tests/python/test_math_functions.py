@@ -466,6 +466,37 @@ def test_renorm_inplace():
            1.0)
 
 
+ZERO_SIZE_CASES = [
+    ("einsum ij,jk", lambda a, b: paddle.einsum("ij,jk->ik", a, b),
+     lambda a, b: torch.einsum("ij,jk->ik", a, b), [[4, 0], [0, 5]]),
+    ("einsum bij,bjk", lambda a, b: paddle.einsum("bij,bjk->bik", a, b),
+     lambda a, b: torch.einsum("bij,bjk->bik", a, b), [[0, 2, 3], [0, 3, 4]]),
+    ("einsum i,i", lambda a, b: paddle.einsum("i,i", a, b), lambda a, b: torch.einsum("i,i", a, b),
+     [[0], [0]]),
+    ("einsum ij->j", lambda a: paddle.einsum("ij->j", a), lambda a: a.sum(0), [[0, 3]]),
+    ("tensordot", lambda a, b: paddle.tensordot(a, b, 1), lambda a, b: torch.tensordot(a, b, 1),
+     [[0, 3], [3, 2]]),
+    ("kron", paddle.kron, torch.kron, [[0, 3], [2, 2]]),
+    ("mv", paddle.mv, torch.mv, [[2, 0], [0]]),
+    ("trace", paddle.trace, torch.trace, [[0, 0]]),
+    ("diag", paddle.diag, torch.diag, [[0]]),
+    ("diagflat", paddle.diagflat, torch.diagflat, [[0, 3]]),
+    ("diag_embed", paddle.diag_embed, torch.diag_embed, [[2, 0]]),
+    ("cdist", paddle.cdist, torch.cdist, [[0, 3], [2, 3]]),
+    ("cdist no columns", paddle.cdist, torch.cdist, [[4, 0], [2, 0]]),
+    ("cross", paddle.cross, lambda a, b: torch.cross(a, b, dim=1), [[0, 3], [0, 3]]),
+    ("rot90", paddle.rot90, torch.rot90, [[0, 3]]),
+    ("diff", paddle.diff, torch.diff, [[0]]),
+    ("renorm", lambda a: paddle.renorm(a, 2.0, 0, 1.0), lambda a: torch.renorm(a, 2.0, 0, 1.0),
+     [[0, 3]]),
+]
+
+
+@pytest.mark.parametrize("name,fn,tfn,shapes", ZERO_SIZE_CASES, ids=[c[0] for c in ZERO_SIZE_CASES])
+def test_zero_size(name, fn, tfn, shapes):
+    check(fn, tfn, [np.zeros(s) for s in shapes], "float64")
+
+
 def test_to_static():
     def f(a, b):
         return (paddle.einsum("ij,jk->ik", a, b).sum() + paddle.cdist(a, b.t()).sum()

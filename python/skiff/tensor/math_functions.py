@@ -29,6 +29,18 @@ def _check_tensor(op, arg, x):
         raise _errors.InvalidType(f"{op}: argument '{arg}' expected a Tensor, got {type(x).__name__}")
 
 
+def _reshape(x, shape):
+    """reshape to literal sizes. Paddle's reshape reads a 0 as "keep this dim", so a zero-size
+    target is made by flatten + unsqueeze + expand instead (still recorded by autograd)."""
+    shape = [int(s) for s in shape]
+    if 0 not in shape:
+        return _ops.reshape(x, shape)
+    flat = _ops.flatten(x, 0, -1)  # x has no elements, so rank >= 1
+    j = shape.index(0)
+    axes = [i for i in range(len(shape)) if i != j]
+    return _ops.expand(_ops.unsqueeze(flat, axes), shape) if axes else flat
+
+
 def _norm_axis(op, arg, axis, rank):
     if not isinstance(axis, int) or isinstance(axis, bool):
         raise _errors.InvalidType(f"{op}: argument '{arg}' expected an int, got {axis!r}")
@@ -164,9 +176,9 @@ def _contract(a, la, b, lb, keep):
     at = _ops.transpose(a, [la.index(lab) for lab in batch + a_own + summed])
     bt = _ops.transpose(b, [lb.index(lab) for lab in batch + summed + b_own])
     nb, m, k, n = (_prod(size[lab] for lab in g) for g in (batch, a_own, summed, b_own))
-    out = _bmm(_ops.reshape(at, [nb, m, k]), _ops.reshape(bt, [nb, k, n]))
+    out = _bmm(_reshape(at, [nb, m, k]), _reshape(bt, [nb, k, n]))
     labels = batch + a_own + b_own
-    return _ops.reshape(out, [size[lab] for lab in labels]), labels
+    return _reshape(out, [size[lab] for lab in labels]), labels
 
 
 def mv(x, vec, name=None):
@@ -195,9 +207,9 @@ def kron(x, y, name=None):
     r = builtins.max(x.ndim, y.ndim)
     xs = [1] * (r - x.ndim) + list(x.shape)
     ys = [1] * (r - y.ndim) + list(y.shape)
-    xr = _ops.reshape(x, [d for s in xs for d in (s, 1)])
-    yr = _ops.reshape(y, [d for s in ys for d in (1, s)])
-    return _ops.reshape(_ops.multiply(xr, yr), [a * b for a, b in zip(xs, ys)])
+    xr = _reshape(x, [d for s in xs for d in (s, 1)])
+    yr = _reshape(y, [d for s in ys for d in (1, s)])
+    return _reshape(_ops.multiply(xr, yr), [a * b for a, b in zip(xs, ys)])
 
 
 def cross(x, y, axis=9, name=None):
