@@ -535,6 +535,265 @@ def test_multinomial_errors():
         paddle.multinomial(T(np.ones((2, 2, 2))), 1)
 
 
+# cummax / cummin -------------------------------------------------------------------------------
+def test_cummax_cummin_doc_examples():
+    data = T([-1, 5, 0, -2, -3, 2])
+    v, i = paddle.cummax(data)
+    close(v, [-1, 5, 5, 5, 5, 5])
+    close(i, [0, 1, 1, 1, 1, 1])
+    v, i = paddle.cummin(data)
+    close(v, [-1, -1, -1, -2, -3, -3])
+    close(i, [0, 0, 0, 3, 4, 4])
+    data = T([[-1, 5, 0], [-3, 2, 1]])
+    v, i = paddle.cummax(data, axis=0)
+    close(v, [[-1, 5, 0], [-1, 5, 1]])
+    close(i, [[0, 0, 0], [0, 0, 1]])
+    v, i = data.cummax(axis=-1)
+    close(v, [[-1, 5, 5], [-3, 2, 2]])
+    close(i, [[0, 1, 1], [0, 1, 1]])
+    v, i = paddle.cummax(data, dtype="int32")
+    assert i.dtype == paddle.int32 and v.dtype == paddle.int64 and v.shape == [6]
+
+
+@pytest.mark.parametrize("dtype", FLOATS + ["int32", "int64"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_cummax_cummin_vs_torch(dtype, axis):
+    a = rng.integers(-4, 5, (5, 6, 7)).astype(dtype)  # many ties
+    if dtype.startswith("float"):
+        a[rng.random(a.shape) < 0.05] = np.nan
+    for ours, theirs in ((paddle.cummax, torch.cummax), (paddle.cummin, torch.cummin)):
+        v, i = ours(T(a), axis=axis)
+        tv, ti = theirs(torch.tensor(a), dim=axis)
+        close(v, tv)
+        close(i, ti)
+        assert v.dtype == T(a).dtype and i.dtype == paddle.int64
+
+
+def test_cummax_cummin_grad_and_edges():
+    a = rng.standard_normal((4, 6))
+    for ax in (0, 1):
+        grad_vs_torch(lambda x: paddle.cummax(x, axis=ax), lambda x: torch.cummax(x, ax), a)
+        grad_vs_torch(lambda x: x.cummin(axis=ax), lambda x: torch.cummin(x, ax), a)
+    v, i = paddle.cummax(T(2.5))
+    assert v.shape == [1] and i.item() == 0
+    v, i = paddle.cummin(T(np.zeros((0, 3))), axis=1)
+    assert v.shape == [0, 3] and i.shape == [0, 3]
+
+
+def test_cummax_errors():
+    with raises(TypeError, "cummax: argument 'dtype' expected int32 or int64"):
+        paddle.cummax(T([1.0, 2.0]), dtype="float32")
+    with raises(IndexError, "cummin: argument 'axis'"):
+        paddle.cummin(T([[1.0, 2.0]]), axis=2)
+
+
+# logcumsumexp ----------------------------------------------------------------------------------
+def _np_logcumsumexp(a, axis):
+    return np.logaddexp.accumulate(a, axis=axis)
+
+
+def test_logcumsumexp_doc_example():
+    data = paddle.reshape(paddle.arange(12, dtype="float64"), (3, 4))
+    y = paddle.logcumsumexp(data)
+    assert y.shape == [12]
+    close(y[:4], [0.0, 1.31326169, 2.40760596, 3.44018970], rtol=1e-8)
+    close(y[-1], 11.45866900, rtol=1e-8)
+    close(paddle.logcumsumexp(data, axis=0)[1], [4.01814993, 5.01814993, 6.01814993, 7.01814993],
+          rtol=1e-8)
+    close(data.logcumsumexp(axis=-1)[2], [8.0, 9.31326169, 10.40760596, 11.44018970], rtol=1e-8)
+    y = paddle.logcumsumexp(paddle.arange(4), dtype="float64")
+    assert y.dtype == paddle.float64
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_logcumsumexp_vs_numpy_torch(dtype, axis):
+    a = (rng.standard_normal((4, 5, 6)) * 3).astype(dtype)
+    want = _np_logcumsumexp(a.reshape(-1) if axis is None else a, 0 if axis is None else axis)
+    close(paddle.logcumsumexp(T(a), axis=axis), want, **tol(dtype))
+    if axis is not None:
+        close(paddle.logcumsumexp(T(a), axis=axis), torch.logcumsumexp(torch.tensor(a), axis),
+              **tol(dtype))
+
+
+def test_logcumsumexp_stability_and_special_values():
+    big = paddle.logcumsumexp(T([1000.0, 1000.0, -1000.0], "float32"))
+    close(big, [1000.0, 1000.0 + np.log(2), 1000.0 + np.log(2)], rtol=1e-6)
+    small = paddle.logcumsumexp(T([-1000.0, -1000.0], "float64"))
+    close(small, [-1000.0, -1000.0 + np.log(2)], rtol=1e-12)
+    close(paddle.logcumsumexp(T([-np.inf, 0.0, np.nan, 1.0])), [-np.inf, 0.0, np.nan, np.nan])
+    close(paddle.logcumsumexp(T([-np.inf, -np.inf])), [-np.inf, -np.inf])
+    close(paddle.logcumsumexp(T([0.0, np.inf, 1.0])), [0.0, np.inf, np.inf])
+
+
+def test_logcumsumexp_grad():
+    a = rng.standard_normal((4, 6)) * 3
+    grad_vs_torch(lambda x: paddle.logcumsumexp(x, axis=1), lambda x: torch.logcumsumexp(x, 1), a)
+    grad_vs_torch(lambda x: paddle.logcumsumexp(x, axis=0), lambda x: torch.logcumsumexp(x, 0), a)
+    grad_vs_torch(lambda x: paddle.logcumsumexp(x), lambda x: torch.logcumsumexp(x.reshape(-1), 0),
+                  a)
+    # large inputs: the gradient stays finite (a softmax of each prefix)
+    x = T([500.0, 800.0, 900.0], grad=True)
+    paddle.logcumsumexp(x).sum().backward()
+    xt = torch.tensor([500.0, 800.0, 900.0], dtype=torch.float64, requires_grad=True)
+    torch.logcumsumexp(xt, 0).sum().backward()
+    close(x.grad, xt.grad)
+    # second order through create_graph
+    x = T(a, grad=True)
+    (g,) = paddle.grad(paddle.logcumsumexp(x, axis=1).sum(), x, create_graph=True)
+    (g * g).sum().backward()
+    xt = torch.tensor(a, requires_grad=True)
+    (gt,) = torch.autograd.grad(torch.logcumsumexp(xt, 1).sum(), xt, create_graph=True)
+    (gt * gt).sum().backward()
+    close(x.grad, xt.grad, rtol=1e-9, atol=1e-9)
+
+
+def test_logcumsumexp_errors():
+    with raises(TypeError, "(InvalidType) logcumsumexp: argument 'x' expected a floating point"):
+        paddle.logcumsumexp(T([1, 2, 3]))
+    with raises(IndexError, "logcumsumexp: argument 'axis'"):
+        paddle.logcumsumexp(T([1.0, 2.0]), axis=1)
+
+
+# mode ------------------------------------------------------------------------------------------
+def test_mode_doc_example():
+    x = T([[[1, 2, 2], [2, 3, 3]], [[0, 5, 5], [9, 9, 0]]], "float32")
+    v, i = paddle.mode(x, 2)
+    close(v, [[2.0, 3.0], [5.0, 9.0]])
+    tv, ti = torch.mode(torch.tensor(x.numpy()), 2)
+    close(i, ti)
+    assert i.dtype == paddle.int64
+
+
+@pytest.mark.parametrize("dtype", FLOATS + ["int32", "int64"])
+@pytest.mark.parametrize("axis,keepdim", [(-1, False), (0, True), (1, False)])
+def test_mode_vs_torch(dtype, axis, keepdim):
+    a = rng.integers(0, 4, (6, 9, 5)).astype(dtype)
+    v, i = paddle.mode(T(a), axis, keepdim)
+    tv, ti = torch.mode(torch.tensor(a), axis, keepdim)
+    close(v, tv)
+    close(i, ti)
+    v2, i2 = T(a).mode(axis=axis, keepdim=keepdim)
+    close(v2, tv)
+
+
+def test_mode_ties_nan_and_grad():
+    v, i = paddle.mode(T([3.0, 1.0, 3.0, 1.0, 2.0]))  # equally frequent: the smaller, last index
+    assert v.item() == 1.0 and i.item() == 3
+    v, i = paddle.mode(T([np.nan, np.nan, 2.0]))  # each NaN is a value of its own
+    assert v.item() == 2.0 and i.item() == 2
+    v, i = paddle.mode(T(4.0))
+    assert v.shape == [] and v.item() == 4.0 and i.item() == 0
+    a = rng.integers(0, 3, (4, 7)).astype("float64")
+    grad_vs_torch(lambda x: paddle.mode(x, 1), lambda x: torch.mode(x, 1), a)
+    grad_vs_torch(lambda x: paddle.mode(x, 0, True), lambda x: torch.mode(x, 0, True), a)
+
+
+def test_mode_errors():
+    with raises(ValueError, "(InvalidArgument) mode: argument 'x' expected a non-empty axis"):
+        paddle.mode(T(np.zeros((2, 0))))
+    with raises(IndexError, "mode: argument 'axis'"):
+        paddle.mode(T(np.zeros((2, 3))), 2)
+
+
+# searchsorted / bucketize ----------------------------------------------------------------------
+def test_searchsorted_bucketize_doc_examples():
+    seq = T([[1, 3, 5, 7, 9, 11], [2, 4, 6, 8, 10, 12]], "int32")
+    values = T([[3, 6, 9, 10], [3, 6, 9, 10]], "int32")
+    out = paddle.searchsorted(seq, values)
+    assert out.dtype == paddle.int64
+    close(out, [[1, 3, 4, 5], [1, 2, 4, 4]])
+    close(paddle.searchsorted(seq, values, right=True), [[2, 3, 5, 5], [1, 3, 4, 5]])
+    seq1 = T([1, 3, 5, 7, 9, 11, 13])
+    close(paddle.searchsorted(seq1, values), [[1, 3, 4, 5], [1, 3, 4, 5]])
+    boundaries = T([2, 4, 8, 16], "int64")
+    x = T([[0, 8, 4, 16], [-1, 2, 8, 4]], "int64")
+    close(paddle.bucketize(x, boundaries), [[0, 2, 1, 3], [0, 0, 2, 1]])
+    close(paddle.bucketize(x, boundaries, right=True), [[0, 3, 2, 4], [0, 1, 3, 2]])
+    close(x.bucketize(boundaries), [[0, 2, 1, 3], [0, 0, 2, 1]])
+    out = x.bucketize(boundaries, out_int32=True, right=True)
+    assert out.dtype == paddle.int32
+    close(out, [[0, 3, 2, 4], [0, 1, 3, 2]])
+
+
+@pytest.mark.parametrize("dtype", FLOATS + ["int32", "int64"])
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_vs_torch(dtype, right):
+    seq = np.sort(rng.integers(-5, 6, (3, 4, 20)), axis=-1).astype(dtype)
+    vals = rng.integers(-7, 8, (3, 4, 9)).astype(dtype)
+    out = paddle.searchsorted(T(seq), T(vals), right=right)
+    close(out, torch.searchsorted(torch.tensor(seq), torch.tensor(vals), right=right))
+    one = seq[0, 0]
+    vals = rng.integers(-7, 8, (2, 3, 5)).astype(dtype)
+    out = paddle.searchsorted(T(one), T(vals), out_int32=True, right=right)
+    assert out.dtype == paddle.int32
+    close(out, np.searchsorted(one, vals, side="right" if right else "left"))
+    close(paddle.bucketize(T(vals), T(one), right=right),
+          torch.bucketize(torch.tensor(vals), torch.tensor(one), right=right))
+
+
+def test_searchsorted_nan_mixed_dtypes_scalar():
+    seq = np.array([1.0, 2.0, np.nan])
+    for right in (False, True):
+        side = "right" if right else "left"
+        vals = np.array([np.nan, 2.0, 0.0, 5.0])
+        close(paddle.searchsorted(T(seq), T(vals), right=right), np.searchsorted(seq, vals, side))
+    out = paddle.searchsorted(T([1.0, 2.5, 4.0]), T([2, 3], "int64"))  # promoted
+    close(out, [1, 2])
+    out = paddle.searchsorted(T([1, 3, 5]), T(4))
+    assert out.shape == [] and out.item() == 2
+
+
+def test_searchsorted_errors():
+    with raises(ValueError, "(InvalidArgument) searchsorted: argument 'sorted_sequence' "
+                            "expected 1-D or the leading dims of values"):
+        paddle.searchsorted(T(np.zeros((2, 3))), T(np.zeros((3, 3))))
+    with raises(ValueError, "(InvalidArgument) bucketize: argument 'sorted_sequence' expected a "
+                            "1-D tensor"):
+        paddle.bucketize(T([1.0]), T(np.zeros((2, 3))))
+
+
+# poisson ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_poisson_statistics(dtype):
+    paddle.seed(123)
+    n = 20000
+    for lam in (0.3, 3.0, 9.5, 10.0, 42.0, 1000.0):
+        s = paddle.poisson(paddle.full([n], lam, dtype)).numpy()
+        assert s.dtype == np.dtype(dtype)
+        assert (s >= 0).all() and (s == np.round(s)).all()
+        # the sample mean has std sqrt(lam / n); the sample variance about lam sqrt(2 / n)
+        assert abs(s.mean() - lam) < 5 * np.sqrt(lam / n), (lam, s.mean())
+        assert abs(s.var() - lam) < 6 * lam * np.sqrt((2 + 1 / lam) / n), (lam, s.var())
+    s = paddle.poisson(paddle.full([n], 4.0)).numpy()
+    from math import exp, factorial
+    for k in range(9):  # the pmf, each within 5 sigma
+        p = exp(-4.0) * 4.0 ** k / factorial(k)
+        assert abs((s == k).mean() - p) < 5 * np.sqrt(p * (1 - p) / n), k
+
+
+def test_poisson_seed_zero_rates_grad():
+    rates = T(np.array([[0.0, 1.0, 20.0], [5.0, 0.0, 300.0]]), "float32")
+    paddle.seed(9)
+    a = paddle.poisson(rates).numpy()
+    paddle.seed(9)
+    b = paddle.poisson(rates).numpy()
+    np.testing.assert_array_equal(a, b)
+    assert a[0, 0] == 0 and a[1, 1] == 0
+    x = T([2.0, 3.0], grad=True)
+    paddle.poisson(x).sum().backward()
+    close(x.grad, [0.0, 0.0])
+
+
+def test_poisson_errors():
+    with raises(ValueError, "(InvalidArgument) poisson: argument 'x' expected finite non-negative"):
+        paddle.poisson(T([1.0, -1.0]))
+    with raises(ValueError, "(InvalidArgument) poisson: argument 'x'"):
+        paddle.poisson(T([np.inf]))
+    with raises(TypeError, "(InvalidType) poisson: argument 'x' expected a floating point"):
+        paddle.poisson(T([1, 2]))
+
+
 def test_signatures():
     import inspect
     sig = {
@@ -550,6 +809,13 @@ def test_signatures():
         "histogram": "(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None)",
         "bernoulli": "(x, p=None, name=None)",
         "multinomial": "(x, num_samples=1, replacement=False, name=None)",
+        "cummax": "(x, axis=None, dtype='int64', name=None)",
+        "cummin": "(x, axis=None, dtype='int64', name=None)",
+        "logcumsumexp": "(x, axis=None, dtype=None, name=None)",
+        "mode": "(x, axis=-1, keepdim=False, name=None)",
+        "searchsorted": "(sorted_sequence, values, out_int32=False, right=False, name=None)",
+        "bucketize": "(x, sorted_sequence, out_int32=False, right=False, name=None)",
+        "poisson": "(x, name=None)",
     }
     for name, want in sig.items():
         fn = getattr(paddle, name)

@@ -1,6 +1,7 @@
 """Statistics, search and sampling functions with Paddle 3.0's signatures: nansum, nanmean,
 median, quantile, nanquantile, kthvalue, unique_consecutive, bincount, histogram, bernoulli,
-multinomial (and, over the records of skiff/ops/yaml/statistics.yaml, the ones that need kernels).
+multinomial, and over the records of skiff/ops/yaml/statistics.yaml the ones with kernels: cummax,
+cummin, logcumsumexp, mode, searchsorted, bucketize, poisson.
 
 Each is a composition of op records, so autograd follows the ops it is made of: median and
 quantile select from a stable sort (take_along_axis, lerp), kthvalue from a stable argsort, the
@@ -443,9 +444,73 @@ def multinomial(x, num_samples=1, replacement=False, name=None):
     return _ops.minimum(idx, _ops.full([], k - 1, "int64"))
 
 
+# Ops with their own kernels (skiff/ops/yaml/statistics.yaml) -----------------------------------
+def cummax(x, axis=None, dtype="int64", name=None):
+    """Running maximum along `axis` (of the flattened x when None) and the index of each (in
+    dtype, int32 or int64); a tie or a NaN takes the newer index."""
+    _check_tensor("cummax", x)
+    if axis is None:
+        x, axis = _ops.flatten(x), 0
+    return _ops.cummax(x, axis, dtype)
+
+
+def cummin(x, axis=None, dtype="int64", name=None):
+    """Running minimum along `axis` (of the flattened x when None) and the index of each."""
+    _check_tensor("cummin", x)
+    if axis is None:
+        x, axis = _ops.flatten(x), 0
+    return _ops.cummin(x, axis, dtype)
+
+
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    """log(cumsum(exp(x))) along `axis` (of the flattened x when None), computed stably; x is
+    cast to `dtype` first when one is given."""
+    _check_tensor("logcumsumexp", x)
+    if dtype is not None:
+        x = _ops.cast(x, dtype)
+    if axis is None:
+        return _ops.logcumsumexp(x, -1, True, False, False)
+    return _ops.logcumsumexp(x, axis, False, False, False)
+
+
+def mode(x, axis=-1, keepdim=False, name=None):
+    """The most frequent value along `axis` (the smallest of equally frequent ones) and the index
+    of its last occurrence."""
+    _check_tensor("mode", x)
+    return _ops.mode(x, axis, keepdim)
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
+    """Indices (int64, or int32 with out_int32) that keep each row of sorted_sequence sorted if
+    values were inserted there: the first position whose element is >= the value (> with
+    right). A 1-D sorted_sequence serves every value; else its leading dims equal values'."""
+    _check_tensor("searchsorted", sorted_sequence, "sorted_sequence")
+    _check_tensor("searchsorted", values, "values")
+    return _ops.searchsorted(sorted_sequence, values, out_int32, right)
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
+    """The bucket of each element of x among the 1-D sorted boundaries (searchsorted)."""
+    _check_tensor("bucketize", x)
+    _check_tensor("bucketize", sorted_sequence, "sorted_sequence")
+    if sorted_sequence.ndim != 1:
+        raise _invalid("bucketize", "sorted_sequence", "a 1-D tensor",
+                       f"shape {list(sorted_sequence.shape)}")
+    return _ops.searchsorted(sorted_sequence, x, out_int32, right)
+
+
+def poisson(x, name=None):
+    """One Poisson sample per element with rate x (x's shape and dtype), drawn from the default
+    generator (paddle.seed); its gradient is zero."""
+    _check_tensor("poisson", x)
+    return _ops.poisson(x)
+
+
 __all__ = ["nansum", "nanmean", "median", "quantile", "nanquantile", "kthvalue",
-           "unique_consecutive", "bincount", "histogram", "bernoulli", "multinomial"]
+           "unique_consecutive", "bincount", "histogram", "bernoulli", "multinomial", "cummax",
+           "cummin", "logcumsumexp", "mode", "searchsorted", "bucketize", "poisson"]
 
 # Tensor methods: the ones of Paddle's tensor_method_func (not the samplers).
 _METHODS = ["nansum", "nanmean", "median", "quantile", "nanquantile", "kthvalue",
-            "unique_consecutive", "bincount", "histogram"]
+            "unique_consecutive", "bincount", "histogram", "cummax", "cummin", "logcumsumexp",
+            "mode", "bucketize"]

@@ -146,6 +146,13 @@ Tensor cumprod_grad(const Tensor& grad, const Tensor& x, int64_t dim, bool exclu
 Tensor scatter_updates_grad(const Tensor& grad, const Tensor& index, const Tensor& updates,
                             bool overwrite);
 
+// Statistics (statistics_grads.cc).
+Tensor logcumsumexp_grad(const Tensor& grad, const Tensor& x, const Tensor& out, int64_t axis,
+                         bool flatten, bool exclusive, bool reverse);
+/// mode: each gradient to the element at its index along axis.
+Tensor mode_grad(const Tensor& grad, const Tensor& x, const Tensor& indices, int64_t axis,
+                 bool keepdim);
+
 // Convolution and pooling (conv_grads.cc).
 /// The gradient of pool2d_grad with respect to its out_grad: average pooling again (a clear
 /// Unimplemented error for max pooling).

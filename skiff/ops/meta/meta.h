@@ -14,5 +14,6 @@
 #include "skiff/ops/meta/nn_meta.h"
 #include "skiff/ops/meta/optimizer_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"
+#include "skiff/ops/meta/statistics_meta.h"
 #include "skiff/ops/meta/unary_meta.h"
 #include "skiff/ops/meta/vision_meta.h"

@@ -28,6 +28,7 @@ const OpDb& OpDb::get() {
     add_attention_op_infos(d);
     add_lapack_op_infos(d);
     add_math_functions_op_infos(d);
+    add_statistics_op_infos(d);
     return d;
   }();
   return db;
