@@ -555,6 +555,13 @@ def gen_grad_node(op):
             continue
         ks = [tensor_index[n] for n in names]
         L.append(f"    if ({' || '.join(f'needs_input_grad(in_offsets_[{k}])' for k in ks)}) {{")
+        if re.search(r"\bgrad_mask\b", expr):
+            # grad_mask: which of the shared inputs need their gradient (1/0, in key order), so
+            # the backward op skips the rest. Under create_graph every flag is 1: a skipped
+            # output would be empty, and the backward op's own rule needs real shapes.
+            flags = ", ".join(f"needs_input_grad(in_offsets_[{k}]) ? 1 : 0" for k in ks)
+            L.append("      const std::vector<int64_t> grad_mask = autograd::grad_enabled() ? "
+                     f"std::vector<int64_t>({len(ks)}, 1) : std::vector<int64_t>{{{flags}}};")
         L.append(f"      auto shared = {expr};")
         for j, k in enumerate(ks):
             L.append(f"      if (needs_input_grad(in_offsets_[{k}])) "
@@ -991,6 +998,7 @@ def gen_family_api_cc(all_ops, family):
            "#include \"skiff/runtime/eager/call_op.h\"",
            "#include \"skiff/ops/generated/dense/all.h\"",
            "#include \"skiff/ops/grad/vjp_helpers.h\"",
+           "#include \"skiff/runtime/eager/grad_mode.h\"",
            "#include \"skiff/runtime/eager/grad_node.h\"",
            "#include \"skiff/runtime/eager/inplace.h\"",
            "#include \"skiff/runtime/eager/saved_tensor.h\"",

@@ -171,7 +171,8 @@ void conv2d_grad_meta(std::string_view op, const TensorMeta& input, const Tensor
                       const TensorMeta& out_grad, const std::vector<int64_t>& strides,
                       const std::vector<int64_t>& paddings, const std::string& padding_algorithm,
                       const std::vector<int64_t>& dilations, int64_t groups,
-                      const std::string& data_format, TensorMeta* input_grad,
+                      const std::string& data_format,
+                      const std::vector<int64_t>& output_mask, TensorMeta* input_grad,
                       TensorMeta* filter_grad) {
   TensorMeta out;
   conv2d_meta(op, input, filter, strides, paddings, padding_algorithm, dilations, groups,
@@ -180,8 +181,11 @@ void conv2d_grad_meta(std::string_view op, const TensorMeta& input, const Tensor
                 str("the convolution's output shape ", out.dims), out_grad.dims);
   SKIFF_ENFORCE(out_grad.dtype == input.dtype, kTypeError, op, "out_grad",
                 str("dtype ", input.dtype, " (as input)"), out_grad.dtype);
-  *input_grad = input;
-  *filter_grad = filter;
+  SKIFF_ENFORCE(output_mask.size() == 2 && (output_mask[0] == 0 || output_mask[0] == 1) &&
+                    (output_mask[1] == 0 || output_mask[1] == 1),
+                kInvalidArgument, op, "output_mask", "two flags, each 0 or 1", output_mask);
+  *input_grad = output_mask[0] ? input : TensorMeta{input.dtype, Dims{0}};
+  *filter_grad = output_mask[1] ? filter : TensorMeta{filter.dtype, Dims{0}};
 }
 
 void pool2d_grad_meta(std::string_view op, const TensorMeta& x, const TensorMeta& out,

@@ -64,12 +64,14 @@ void pool2d_meta(std::string_view op, const TensorMeta& x, const std::vector<int
                  const std::string& pooling_type, bool global_pooling, bool adaptive,
                  const std::string& padding_algorithm, TensorMeta* out);
 
-/// conv2d_grad: gradients of input and filter, given the output's gradient `out_grad`.
+/// conv2d_grad: gradients of input and filter, given the output's gradient `out_grad`; an
+/// output whose output_mask entry is 0 is empty (shape [0]).
 void conv2d_grad_meta(std::string_view op, const TensorMeta& input, const TensorMeta& filter,
                       const TensorMeta& out_grad, const std::vector<int64_t>& strides,
                       const std::vector<int64_t>& paddings, const std::string& padding_algorithm,
                       const std::vector<int64_t>& dilations, int64_t groups,
-                      const std::string& data_format, TensorMeta* input_grad,
+                      const std::string& data_format,
+                      const std::vector<int64_t>& output_mask, TensorMeta* input_grad,
                       TensorMeta* filter_grad);
 
 /// pool2d_grad: the gradient of x, given the forward output `out` and its gradient.

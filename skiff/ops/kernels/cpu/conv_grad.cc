@@ -63,11 +63,12 @@ void conv2d_grad_direct_f64(const meta::Window2d& g, const double* in, const dou
   });
 }
 
+// Runs only the primitives of the wanted outputs (a masked output is empty).
 bool conv2d_grad_onednn(DType dtype, const meta::Window2d& g, const DenseTensor& in,
                         const DenseTensor& f, const DenseTensor& go, DenseTensor& gi,
-                        DenseTensor& gf) {
-  return cpu::onednn::conv2d_backward_data(dtype, g, go, f, gi) &&
-         cpu::onednn::conv2d_backward_weights(dtype, g, in, go, gf);
+                        DenseTensor& gf, bool want_input, bool want_filter) {
+  return (!want_input || cpu::onednn::conv2d_backward_data(dtype, g, go, f, gi)) &&
+         (!want_filter || cpu::onednn::conv2d_backward_weights(dtype, g, in, go, gf));
 }
 
 }  // namespace
@@ -78,11 +79,15 @@ void conv2d_grad_cpu(const KernelContext& ctx, const Conv2dGradArgs& a) {
   const meta::Window2d g =
       meta::conv2d_window(ctx.op, a.input.dims(), a.filter.dims(), a.strides, a.paddings,
                           a.padding_algorithm, a.dilations, a.groups, a.data_format);
+  const bool want_input = a.output_mask[0] != 0, want_filter = a.output_mask[1] != 0;
   if (gi.numel() == 0 && gf.numel() == 0) return;
   const DenseTensor in = a.input.contiguous(), f = a.filter.contiguous();
   const DenseTensor go = a.out_grad.contiguous();
   if constexpr (!std::is_same_v<T, double> && !std::is_same_v<T, float16>) {
-    if (go.numel() > 0 && conv2d_grad_onednn(dtype_v<T>, g, in, f, go, gi, gf)) return;
+    if (go.numel() > 0 &&
+        conv2d_grad_onednn(dtype_v<T>, g, in, f, go, gi, gf, want_input, want_filter)) {
+      return;
+    }
   }
   if constexpr (!std::is_same_v<T, double>) {
     // float16, or no oneDNN implementation here: float32 through oneDNN if it can.
@@ -90,20 +95,22 @@ void conv2d_grad_cpu(const KernelContext& ctx, const Conv2dGradArgs& a) {
     DenseTensor gf32 = DenseTensor::empty(gf.dims(), DType::kFloat32);
     if (go.numel() > 0 && conv2d_grad_onednn(DType::kFloat32, g, dense::cast(in, DType::kFloat32),
                                              dense::cast(f, DType::kFloat32),
-                                             dense::cast(go, DType::kFloat32), gi32, gf32)) {
-      gi.copy_from(dense::cast(gi32, dtype_v<T>));
-      gf.copy_from(dense::cast(gf32, dtype_v<T>));
+                                             dense::cast(go, DType::kFloat32), gi32, gf32,
+                                             want_input, want_filter)) {
+      if (want_input) gi.copy_from(dense::cast(gi32, dtype_v<T>));
+      if (want_filter) gf.copy_from(dense::cast(gf32, dtype_v<T>));
       return;
     }
   }
+  // The direct loops compute both gradients; a masked one is dropped.
   const DenseTensor in64 = dense::cast(in, DType::kFloat64), f64 = dense::cast(f, DType::kFloat64);
   const DenseTensor go64 = dense::cast(go, DType::kFloat64);
-  DenseTensor gi64 = DenseTensor::empty(gi.dims(), DType::kFloat64);
-  DenseTensor gf64 = DenseTensor::empty(gf.dims(), DType::kFloat64);
+  DenseTensor gi64 = DenseTensor::empty(a.input.dims(), DType::kFloat64);
+  DenseTensor gf64 = DenseTensor::empty(a.filter.dims(), DType::kFloat64);
   conv2d_grad_direct_f64(g, in64.data<double>(), f64.data<double>(), go64.data<double>(),
                          gi64.data<double>(), gf64.data<double>());
-  gi.copy_from(std::is_same_v<T, double> ? gi64 : dense::cast(gi64, dtype_v<T>));
-  gf.copy_from(std::is_same_v<T, double> ? gf64 : dense::cast(gf64, dtype_v<T>));
+  if (want_input) gi.copy_from(std::is_same_v<T, double> ? gi64 : dense::cast(gi64, dtype_v<T>));
+  if (want_filter) gf.copy_from(std::is_same_v<T, double> ? gf64 : dense::cast(gf64, dtype_v<T>));
 }
 SKIFF_INSTANTIATE_KERNEL(conv2d_grad, cpu)
 

@@ -69,8 +69,9 @@ void conv2d_grad_reference(const KernelContext& ctx, const Conv2dGradArgs& a) {
       }
     }
   }
-  store<T>(*a.input_grad, g.nhwc, g.c, g.h, g.w, gi);
-  store<T>(*a.filter_grad, false, cg, g.kh, g.kw, gf);  // filters are [OC, C/G, KH, KW]
+  // A masked output is empty (conv2d_grad_meta).
+  if (a.output_mask[0]) store<T>(*a.input_grad, g.nhwc, g.c, g.h, g.w, gi);
+  if (a.output_mask[1]) store<T>(*a.filter_grad, false, cg, g.kh, g.kw, gf);  // [OC, C/G, KH, KW]
 }
 SKIFF_INSTANTIATE_KERNEL(conv2d_grad, reference)
 
