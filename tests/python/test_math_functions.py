@@ -267,6 +267,11 @@ EINSUM_CASES = [
     ("ii,ij->j", [[3, 3], [3, 4]]),
     ("ijj,jk->ik", [[2, 3, 3], [3, 2]]),
     ("bhqd,bhkd->bhqk", [[2, 2, 3, 4], [2, 2, 5, 4]]),
+    # the cheapest pair first: (0, 2) before the outer product of 0 and 1
+    ("ab,cd,bc->ad", [[2, 3], [4, 5], [3, 4]]),
+    ("ab,cd,bc,da->", [[2, 3], [4, 5], [3, 4], [5, 2]]),
+    ("i,jk,ij->k", [[3], [4, 2], [3, 4]]),
+    ("...a,b...,ab->...", [[2, 3], [4, 2], [3, 4]]),
 ]
 
 
@@ -303,6 +308,15 @@ def test_einsum_list_operands_ints_and_doc_examples():
     got = paddle.einsum("ij,kj->ik", paddle.to_tensor(a), paddle.to_tensor(a))
     assert got.dtype == paddle.int64
     np.testing.assert_array_equal(got.numpy(), a @ a.T)
+
+
+def test_einsum_contracts_the_cheapest_pair_first():
+    from skiff.tensor import math_functions as mf
+    shapes = {"a": 2, "b": 300, "c": 300, "d": 2}
+    ops = [(None, ["a", "b"]), (None, ["c", "d"]), (None, ["b", "c"])]
+    assert mf._cheapest_pair(ops, ["a", "d"], shapes)[:2] == (0, 2)  # [a, c], not [a, b, c, d]
+    chain = [(None, ["i", "j"]), (None, ["j", "k"]), (None, ["k", "l"])]
+    assert mf._cheapest_pair(chain, ["i", "l"], dict.fromkeys("ijkl", 3))[:2] == (0, 1)
 
 
 def test_einsum_second_order():
@@ -495,6 +509,40 @@ ZERO_SIZE_CASES = [
 @pytest.mark.parametrize("name,fn,tfn,shapes", ZERO_SIZE_CASES, ids=[c[0] for c in ZERO_SIZE_CASES])
 def test_zero_size(name, fn, tfn, shapes):
     check(fn, tfn, [np.zeros(s) for s in shapes], "float64")
+
+
+HALF_CASES = {
+    "einsum": lambda a, b: paddle.einsum("ij,jk->ik", a, b.t()),
+    "tensordot": lambda a, b: paddle.tensordot(a, b.t(), 1),
+    "mv": lambda a, b: paddle.mv(a, b[0]),
+    "kron": paddle.kron,
+    "cdist": paddle.cdist,
+    "cdist_mm": lambda a, b: paddle.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+    "cross": lambda a, b: paddle.cross(a[:, :3], b[:, :3]),
+    "trace": lambda a, b: paddle.trace(a),
+    "diag_embed": lambda a, b: paddle.diag_embed(a, 1),
+    "rot90": lambda a, b: paddle.rot90(a),
+    "diff": lambda a, b: paddle.diff(a, 2),
+    "renorm": lambda a, b: paddle.renorm(a, 2.0, 0, 0.5),
+    "frac": lambda a, b: paddle.frac(a * 3),
+    "logit": lambda a, b: paddle.logit(a * 0.4 + 0.5, 0.01),
+    "heaviside": lambda a, b: paddle.heaviside(a, b),
+    "as_strided": lambda a, b: paddle.as_strided(a, [3, 2], [1, 4], 1),
+}
+
+
+@pytest.mark.parametrize("dtype", ("float16", "bfloat16"))
+@pytest.mark.parametrize("name", sorted(HALF_CASES))
+def test_half_precision(name, dtype):
+    """16-bit inputs: the result keeps the dtype and matches float32 within the 16-bit rounding."""
+    a, b = rand([3, 4]), rand([3, 4], 1)
+    fn = HALF_CASES[name]
+    half = [paddle.to_tensor(v.astype("float32")).astype(dtype) for v in (a, b)]
+    out = fn(*half)
+    assert out.dtype.name == dtype
+    want = fn(*[h.astype("float32") for h in half]).numpy()
+    tol = 1e-2 if dtype == "float16" else 6e-2
+    np.testing.assert_allclose(out.astype("float32").numpy(), want, rtol=tol, atol=tol)
 
 
 def test_to_static():

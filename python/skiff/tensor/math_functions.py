@@ -403,10 +403,25 @@ def _take_diagonals(equation, x, labels):
         labels = [lab for k, lab in enumerate(labels) if k not in (i, j)] + [dup]
 
 
+def _cheapest_pair(ops, out_labels, size):
+    """The operand pair (i < j) whose contraction result is smallest (the first such pair on
+    ties, so two operands, or a chain, go left to right), and the labels it must keep."""
+    best = None
+    for i in range(len(ops)):
+        for j in range(i + 1, len(ops)):
+            keep = set(out_labels).union(*[set(lb) for k, (_, lb) in enumerate(ops) if k not in (i, j)])
+            labels = {lab for lab in list(ops[i][1]) + list(ops[j][1]) if lab in keep}
+            cost = _prod(size[lab] for lab in labels)
+            if best is None or cost < best[0]:
+                best = (cost, i, j, keep)
+    return best[1], best[2], best[3]
+
+
 def einsum(equation, *operands):
     """Einstein summation over the operands (numpy's subscripts: implicit output, '->', '...'
     broadcasting, repeated labels for diagonals, labels summed where the output lacks them).
-    Operands are contracted left to right, each pair in one matmul."""
+    Operands are contracted pairwise, each pair in one matmul, the pair with the smallest result
+    first (greedy), so no needless outer product is formed."""
     if not isinstance(equation, str):
         raise _errors.InvalidType(f"einsum: argument 'equation' expected a str, got "
                                   f"{type(equation).__name__}")
@@ -418,7 +433,7 @@ def einsum(equation, *operands):
     for k, x in enumerate(operands):
         _check_tensor("einsum", f"operands[{k}]", x)
     expanded, out_labels = _einsum_parse(equation, operands)
-    _einsum_sizes(equation, expanded, operands)
+    size = _einsum_sizes(equation, expanded, operands)
     ops = []
     for k, (x, labels) in enumerate(zip(operands, expanded)):
         x, labels = _take_diagonals(equation, x, labels)
@@ -428,10 +443,11 @@ def einsum(equation, *operands):
             x = _ops.sum(x, gone, None, False)
             labels = [lab for i, lab in enumerate(labels) if i not in gone]
         ops.append((x, labels))
+    while len(ops) > 1:
+        i, j, keep = _cheapest_pair(ops, out_labels, size)
+        merged = _contract(ops[i][0], ops[i][1], ops[j][0], ops[j][1], keep)
+        ops = ops[:i] + [merged] + ops[i + 1:j] + ops[j + 1:]
     acc, la = ops[0]
-    for k in range(1, len(ops)):
-        keep = set(out_labels).union(*[set(lb) for _, lb in ops[k + 1:]])
-        acc, la = _contract(acc, la, ops[k][0], ops[k][1], keep)
     gone = [i for i, lab in enumerate(la) if lab not in out_labels]
     if gone:
         acc = _ops.sum(acc, gone, None, False)
