@@ -496,6 +496,13 @@ def test_multinomial_with_replacement_statistics():
     rows = paddle.multinomial(T(np.stack([w, w[::-1]])), 1000, replacement=True).numpy()
     assert rows.shape == (2, 1000)
     assert not (rows[0] == 1).any() and not (rows[1] == 3).any()
+    big = np.zeros(1001)
+    big[1::2] = 1.0  # zero weight at every even category
+    big[999] = 500.0  # one heavy category: probability 500 / 999
+    s = paddle.multinomial(T(big), 20000, replacement=True).numpy()
+    assert (s % 2 == 1).all() and s.max() <= 999
+    p = 500.0 / 999.0
+    assert abs((s == 999).mean() - p) < 5 * np.sqrt(p * (1 - p) / 20000)
 
 
 def test_multinomial_without_replacement():

@@ -406,7 +406,8 @@ def bernoulli(x, p=None, name=None):
 def multinomial(x, num_samples=1, replacement=False, name=None):
     """num_samples category indices (int64) per row of the 1-D or 2-D non-negative weights x,
     drawn with or without replacement from the default generator. Without replacement it is the
-    Gumbel top-k draw; with replacement inverse-CDF sampling."""
+    Gumbel top-k draw; with replacement inverse-CDF sampling (searchsorted on the cumulative
+    weights)."""
     _check_tensor("multinomial", x)
     if x.ndim not in (1, 2):
         raise _invalid("multinomial", "x", "a 1-D or 2-D tensor", f"shape {list(x.shape)}")
@@ -438,9 +439,8 @@ def multinomial(x, num_samples=1, replacement=False, name=None):
     cdf = _ops.cumsum(p, -1)
     total = _ops.slice(cdf, [x.ndim - 1], [k - 1], [k])
     u = _ops.multiply(_uniform01(rows + [num_samples], "float64"), total)
-    # index = #{j : cdf[j] <= u}: compare every draw with every cumulative weight
-    hits = _ops.less_equal(_ops.unsqueeze(cdf, [-2]), _ops.unsqueeze(u, [-1]))
-    idx = _ops.sum(_ops.cast(hits, "int64"), [-1], None, False)
+    # index = #{j : cdf[j] <= u}, a binary search per draw (zero weights are never picked)
+    idx = _ops.searchsorted(cdf, u, False, True)
     return _ops.minimum(idx, _ops.full([], k - 1, "int64"))
 
 
