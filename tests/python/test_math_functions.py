@@ -102,6 +102,7 @@ def test_diag_embed(dtype):
 
 
 def test_diag_embed_doc_example():
+    assert paddle.nn.functional.diag_embed is paddle.diag_embed  # Paddle's F.diag_embed too
     x = paddle.arange(6)
     out = paddle.diag_embed(x)
     assert out.shape == [6, 6] and out.dtype == paddle.int64

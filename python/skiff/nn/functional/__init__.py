@@ -5,6 +5,8 @@ from .common import *  # noqa: F401,F403
 from .common import __all__ as _common_all
 from .conv import *  # noqa: F401,F403
 from .conv import __all__ as _conv_all
+from .extension import *  # noqa: F401,F403
+from .extension import __all__ as _extension_all
 from .flash_attention import *  # noqa: F401,F403
 from .flash_attention import __all__ as _attention_all
 from .input import *  # noqa: F401,F403
@@ -17,4 +19,4 @@ from .pooling import *  # noqa: F401,F403
 from .pooling import __all__ as _pooling_all
 
 __all__ = (_activation_all + _common_all + _conv_all + _attention_all + _input_all + _loss_all
-           + _norm_all + _pooling_all)
+           + _norm_all + _pooling_all + _extension_all)
