@@ -70,3 +70,12 @@ SpmdInfo elementwise_binary_spmd(const DistTensorSpec& x, const DistTensorSpec& 
 }
 
 }  // namespace skiff::dist::spmd
+
+namespace skiff::dist::spmd {
+
+SpmdInfo where_spmd(const DistTensorSpec& condition, const DistTensorSpec& x,
+                    const DistTensorSpec& y) {
+  return detail::broadcast_spmd("where_spmd", {{"condition", &condition}, {"x", &x}, {"y", &y}});
+}
+
+}  // namespace skiff::dist::spmd

@@ -38,4 +38,61 @@ SpmdInfo reduction_spmd(const DistTensorSpec& x, const std::vector<int64_t>& axi
 SpmdInfo replicated_spmd(const std::vector<DistTensorSpec>& inputs,
                          const std::vector<int64_t>& output_ndims);
 
+/// Three-way elementwise select over condition, x, y with right-aligned broadcasting
+/// (WhereInferSpmd).
+SpmdInfo where_spmd(const DistTensorSpec& condition, const DistTensorSpec& x,
+                    const DistTensorSpec& y);
+
+/// out[i] takes x's sharding of dim perm[i] (negative perm entries count from the end)
+/// (TransposeInferSpmd).
+SpmdInfo transpose_spmd(const DistTensorSpec& x, const std::vector<int64_t>& perm);
+
+/// Shardings through a reshape to `shape` (one -1 inferred, 0 copies x's dim; Paddle's reshape
+/// semantics): dims are grouped into runs of equal element count; a dim that maps one to one
+/// keeps its sharding; in a run that merges or splits dims only the first source dim may stay
+/// sharded, and only when both it and the first target dim divide by the mesh axis's size; every
+/// other dim of the run is replicated (ReshapeInferSpmd with its dim_trans).
+SpmdInfo reshape_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape);
+
+/// The softmax axis replicated on x and out (SoftmaxInferSpmd).
+SpmdInfo softmax_spmd(const DistTensorSpec& x, int64_t axis);
+
+/// Dims >= begin_norm_axis replicated; scale and bias (nullptr when absent: an empty DistAttr in
+/// the result) replicated; out follows x; mean and variance (x.dims[:begin_norm_axis]) take x's
+/// leading shardings (LayerNormInferSpmd).
+SpmdInfo layer_norm_spmd(const DistTensorSpec& x, const DistTensorSpec* scale,
+                         const DistTensorSpec* bias, float epsilon, int64_t begin_norm_axis);
+
+/// As layer_norm_spmd for rms_norm's (out, inv_rms); begin_norm_axis -1 normalizes the last dim
+/// (RmsNormInferSpmd).
+SpmdInfo rms_norm_spmd(const DistTensorSpec& x, const DistTensorSpec* weight, float epsilon,
+                       int64_t begin_norm_axis);
+
+/// The concat axis replicated; the other dims merged across the inputs, which must have one
+/// rank (ConcatInferSpmd).
+SpmdInfo concat_spmd(const std::vector<DistTensorSpec>& x, int64_t axis);
+
+/// The split axis replicated on x and on each of the `num_outputs` outputs; the section sizes do
+/// not change the layout (SplitInferSpmd, SplitWithNumInferSpmd).
+SpmdInfo split_spmd(const DistTensorSpec& x, int64_t num_outputs, int64_t axis);
+
+/// The sliced axes replicated; decrease_axis dims are dropped from out (SliceInferSpmd).
+SpmdInfo slice_spmd(const DistTensorSpec& input, const std::vector<int64_t>& axes,
+                    const std::vector<int64_t>& decrease_axis = {});
+
+/// ids x [..] and table weight [vocab, hidden] -> out [.., hidden]; a vocab-sharded table gives
+/// out Partial(sum) on that mesh axis (each process looks up its rows, others give zeros), except
+/// with a padding_idx, where the vocab dim is replicated (EmbeddingInferSpmd).
+SpmdInfo embedding_spmd(const DistTensorSpec& x, const DistTensorSpec& weight,
+                        int64_t padding_idx = -1);
+
+/// Outputs (softmax, loss): logits and label share the non-class dims (a hard label's class dim
+/// has size 1 and is replicated); the class axis is replicated, so loss needs no reduction (the
+/// vocab-parallel c_softmax_with_cross_entropy variant is not implemented)
+/// (CrossEntropyWithSoftmaxInferSpmd).
+SpmdInfo cross_entropy_with_softmax_spmd(const DistTensorSpec& logits, const DistTensorSpec& label,
+                                         bool soft_label = false, bool use_softmax = true,
+                                         bool numeric_stable_mode = true,
+                                         int64_t ignore_index = -100, int64_t axis = -1);
+
 }  // namespace skiff::dist::spmd

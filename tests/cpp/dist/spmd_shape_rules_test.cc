@@ -1,0 +1,218 @@
+// The shape and nn SPMD rules (skiff/dist/spmd/rules.h): where, transpose, reshape, softmax,
+// layer_norm, rms_norm, concat, split, slice, embedding, cross_entropy_with_softmax. Cases marked
+// "Paddle" are transcribed from Paddle's test/auto_parallel/spmd_rules/test_*_rule.py and
+// test/cpp/auto_parallel/spmd_rule_test.cc.
+#include <gtest/gtest.h>
+
+#include "skiff/dist/spmd/rules.h"
+#include "tests/cpp/dist/spmd_test_util.h"
+
+namespace skiff::dist::spmd {
+namespace {
+
+using testing::error_of;
+using testing::mesh_1d;
+using testing::mesh_2d;
+using testing::spec;
+using V = std::vector<int64_t>;
+
+void expect(const SpmdInfo& info, const std::vector<V>& ins, const std::vector<V>& outs,
+            const std::vector<V>& out_partial = {}) {
+  ASSERT_EQ(info.inputs.size(), ins.size());
+  ASSERT_EQ(info.outputs.size(), outs.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    EXPECT_EQ(info.inputs[i].dims_mapping(), ins[i]) << "input " << i;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    EXPECT_EQ(info.outputs[i].dims_mapping(), outs[i]) << "output " << i;
+    EXPECT_EQ(info.outputs[i].partial_axes(), i < out_partial.size() ? out_partial[i] : V{})
+        << "output " << i;
+  }
+}
+
+TEST(WhereSpmdTest, BroadcastsThreeInputs) {
+  const auto m = mesh_2d();
+  expect(where_spmd(spec(m, {16, 8}, {-1, -1}), spec(m, {16, 8}, {0, -1}), spec(m, {8}, {1})),
+         {{0, 1}, {0, 1}, {1}}, {{0, 1}});
+  // condition's sharded size-1 dim broadcasts: its sharding is dropped, x's dim 1 wins
+  expect(where_spmd(spec(m, {1, 8}, {0, -1}), spec(m, {16, 8}, {-1, 0}), spec(m, {16, 8}, {-1, -1})),
+         {{-1, 0}, {-1, 0}, {-1, 0}}, {{-1, 0}});
+}
+
+TEST(TransposeSpmdTest, FollowsPerm) {  // Paddle
+  const auto m = mesh_2d();
+  expect(transpose_spmd(spec(m, {64, 36}, {-1, 0}), {1, 0}), {{-1, 0}}, {{0, -1}});
+  expect(transpose_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {0, 2, 3, 1}),
+         {{-1, 0, 1, -1}}, {{-1, 1, -1, 0}});
+  expect(transpose_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {-1, 0, -2, 1}),
+         {{-1, 0, 1, -1}}, {{-1, -1, 1, 0}});
+  EXPECT_EQ(error_of([&] { transpose_spmd(spec(m, {4, 6}, {0, -1}), {0, 0}); }),
+            "(InvalidArgument) transpose_spmd: argument 'perm' expected a permutation of x's dims, "
+            "got [0, 0]");
+  EXPECT_EQ(error_of([&] { transpose_spmd(spec(m, {4, 6}, {0, -1}), {0}); }),
+            "(InvalidArgument) transpose_spmd: argument 'perm' expected 2 entries (x's ndim), got "
+            "[0]");
+}
+
+// Paddle's TestReshapeSPMDRule: mesh [[0,1,2],[3,4,5]], x [6, 12, 48, 24].
+TEST(ReshapeSpmdTest, PaddleCases) {
+  const auto m = mesh_2d();
+  auto run = [&](V xs, V xm, V shape) { return reshape_spmd(spec(m, xs, xm), shape); };
+  const V xs = {6, 12, 48, 24};
+  expect(run(xs, {0, -1, 1, -1}, {1, 72, 48, 4, 6}), {{0, -1, 1, -1}}, {{-1, 0, 1, -1, -1}});
+  // 12 is not the first dim of its merge; 4 does not divide by 3
+  expect(run(xs, {-1, 0, -1, 1}, {1, 72, 48, 4, 6}), {{-1, -1, -1, -1}}, {{-1, -1, -1, -1, -1}});
+  expect(run(xs, {1, -1, -1, 0}, {1, 72, 48, 4, 6}), {{1, -1, -1, 0}}, {{-1, 1, -1, 0, -1}});
+  expect(run(xs, {0, 1, -1, -1}, {3, 24, 6, 8, 24}), {{-1, -1, -1, -1}}, {{-1, -1, -1, -1, -1}});
+  expect(run(xs, {1, -1, -1, 0}, {3, 24, 6, 8, 24}), {{1, -1, -1, 0}}, {{1, -1, -1, -1, 0}});
+  expect(run(xs, {-1, -1, 0, 1}, {3, 24, 6, -1, 24}), {{-1, -1, 0, 1}}, {{-1, -1, 0, -1, 1}});
+  expect(run(xs, {1, -1, -1, 0}, {1, 72, 0, 4, 6}), {{1, -1, -1, 0}}, {{-1, 1, -1, 0, -1}});
+  expect(run(xs, {-1, -1, 0, 1}, {6, 12, 48, 24}), {{-1, -1, 0, 1}}, {{-1, -1, 0, 1}});
+  expect(run(xs, {0, -1, 1, -1}, {72, 3, 16, 24}), {{0, -1, 1, -1}}, {{0, 1, -1, -1}});
+  expect(run(xs, {1, -1, 0, -1}, {72, 3, 16, 24}), {{1, -1, -1, -1}}, {{1, -1, -1, -1}});
+  expect(run({1, 72, 48, 4, 6}, {-1, 1, -1, 0, -1}, {6, 12, 48, 24}), {{-1, 1, -1, 0, -1}},
+         {{1, -1, -1, 0}});
+  expect(run({8, 1024, 3072}, {0, 1, -1}, {0, 0, -1, 192}), {{0, 1, -1}}, {{0, 1, -1, -1}});
+  // a size-1 dim that maps one to one keeps its sharding
+  expect(run({1, 2048, 12288}, {0, -1, 1}, {0, 0, 6, 2048}), {{0, -1, 1}}, {{0, -1, 1, -1}});
+  EXPECT_EQ(error_of([&] { run(xs, {-1, -1, -1, -1}, {3, 24, 6, -1, -1}); }),
+            "(InvalidArgument) reshape_spmd: argument 'shape' expected at most one -1, got [3, "
+            "24, 6, -1, -1]");
+  EXPECT_EQ(error_of([&] { run(xs, {-1, -1, -1, -1}, {5, 7}); }),
+            "(InvalidArgument) reshape_spmd: argument 'shape' expected a shape of 82944 elements "
+            "(x's shape [6, 12, 48, 24]), got [5, 7]");
+}
+
+TEST(ReshapeSpmdTest, OneDMesh) {
+  const auto m = mesh_1d();  // 4 processes
+  expect(reshape_spmd(spec(m, {8, 6}, {0, -1}), {48}), {{0, -1}}, {{0}});
+  expect(reshape_spmd(spec(m, {8, 6}, {-1, 0}), {48}), {{-1, -1}}, {{-1}});
+  expect(reshape_spmd(spec(m, {48}, {0}), {8, 6}), {{0}}, {{0, -1}});
+  expect(reshape_spmd(spec(m, {48}, {0}), {6, 8}), {{-1}}, {{-1, -1}});  // 6 % 4 != 0
+  expect(reshape_spmd(spec(m, {0, 6}, {0, -1}), {-1, 3}), {{-1, -1}}, {{-1, -1}});
+}
+
+TEST(SoftmaxSpmdTest, AxisReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  expect(softmax_spmd(spec(m, {8, 16, 48}, {1, -1, 0}), -1), {{1, -1, -1}}, {{1, -1, -1}});
+  expect(softmax_spmd(spec(m, {8, 16, 48}, {-1, 0, -1}), 1), {{-1, -1, -1}}, {{-1, -1, -1}});
+  expect(softmax_spmd(spec(m, {8, 16, 48}, {-1, 0, 1}), 0), {{-1, 0, 1}}, {{-1, 0, 1}});
+  EXPECT_EQ(error_of([&] { softmax_spmd(spec(m, {8, 16}, {-1, 0}), 2); }),
+            "(InvalidArgument) softmax_spmd: argument 'axis' expected an axis in [-2, 2), got 2");
+}
+
+// Paddle's LayerNormSPMDRule: mesh [[0,1,2],[3,4,5]], x [64, 32, 1024].
+TEST(LayerNormSpmdTest, PaddleCases) {
+  const auto m = mesh_2d();
+  const V xs = {64, 32, 1024};
+  auto s = spec(m, {1024}, {-1}), b = spec(m, {1024}, {-1});
+  expect(layer_norm_spmd(spec(m, xs, {1, -1, -1}), &s, &b, 1e-5f, 2),
+         {{1, -1, -1}, {-1}, {-1}}, {{1, -1, -1}, {1, -1}, {1, -1}});
+  s = spec(m, {1024}, {0});
+  b = spec(m, {1024}, {0});
+  expect(layer_norm_spmd(spec(m, xs, {1, 0, -1}), &s, &b, 1e-5f, 2),
+         {{1, 0, -1}, {-1}, {-1}}, {{1, 0, -1}, {1, 0}, {1, 0}});
+  s = spec(m, {32 * 1024}, {-1});
+  b = spec(m, {32 * 1024}, {1});
+  expect(layer_norm_spmd(spec(m, xs, {0, -1, -1}), &s, &b, 1e-5f, 1),
+         {{0, -1, -1}, {-1}, {-1}}, {{0, -1, -1}, {0}, {0}});
+  // a sharded normalized dim is replicated
+  expect(layer_norm_spmd(spec(m, xs, {0, 1, -1}), nullptr, nullptr, 1e-5f, 1),
+         {{0, -1, -1}, {}, {}}, {{0, -1, -1}, {0}, {0}});
+  const SpmdInfo info = layer_norm_spmd(spec(m, xs, {0, 1, -1}), nullptr, nullptr, 1e-5f, 1);
+  EXPECT_TRUE(info.inputs[1].process_mesh().empty());
+  EXPECT_EQ(error_of([&] {
+              auto bad = spec(m, {1024}, {0, 1});
+              layer_norm_spmd(spec(m, xs, {0, 1, -1}), &bad, nullptr, 1e-5f, 2);
+            }),
+            "(InvalidArgument) layer_norm_spmd: argument 'scale' expected dims_mapping of length 1 "
+            "(the tensor's ndim), got [0, 1]");
+}
+
+TEST(RmsNormSpmdTest, LastDimReplicated) {
+  const auto m = mesh_2d();
+  auto w = spec(m, {1024}, {1});
+  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, -1, 1}), &w, 1e-6f, -1),
+         {{0, -1, -1}, {-1}}, {{0, -1, -1}, {0, -1}});
+  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, 1, -1}), nullptr, 1e-6f, 1),
+         {{0, -1, -1}, {}}, {{0, -1, -1}, {0}});
+  EXPECT_EQ(error_of([&] { rms_norm_spmd(spec(m, {8, 32}, {0, -1}), nullptr, 1e-6f, 3); }),
+            "(InvalidArgument) rms_norm_spmd: argument 'begin_norm_axis' expected an axis in [-2, "
+            "2), got 3");
+}
+
+TEST(ConcatSpmdTest, AxisReplicatedOthersMerged) {  // Paddle
+  const auto m = mesh_2d();
+  const std::vector<DistTensorSpec> xs = {spec(m, {64, 36}, {0, -1}), spec(m, {64, 36}, {-1, 1}),
+                                          spec(m, {64, 36}, {-1, -1})};
+  expect(concat_spmd(xs, 1), {{0, -1}, {0, -1}, {0, -1}}, {{0, -1}});
+  expect(concat_spmd(xs, 0), {{-1, 1}, {-1, 1}, {-1, 1}}, {{-1, 1}});
+  EXPECT_EQ(error_of([&] { concat_spmd({spec(m, {4, 6}, {0, -1}), spec(m, {4}, {-1})}, 0); }),
+            "(InvalidArgument) concat_spmd: argument 'x[1]' expected 2 dims (as x[0]), got 1");
+  EXPECT_EQ(error_of([&] { concat_spmd({}, 0); }),
+            "(InvalidArgument) concat_spmd: argument 'x' expected at least one tensor, got none");
+}
+
+TEST(SplitSpmdTest, AxisReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  expect(split_spmd(spec(m, {64, 32, 48}, {0, 1, -1}), 3, 2), {{0, 1, -1}},
+         {{0, 1, -1}, {0, 1, -1}, {0, 1, -1}});
+  expect(split_spmd(spec(m, {64, 32, 48}, {0, 1, -1}), 2, -2), {{0, -1, -1}},
+         {{0, -1, -1}, {0, -1, -1}});
+  EXPECT_EQ(error_of([&] { split_spmd(spec(m, {64}, {0}), 0, 0); }),
+            "(InvalidArgument) split_spmd: argument 'num_outputs' expected at least 1, got 0");
+}
+
+TEST(SliceSpmdTest, SlicedAxesReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  expect(slice_spmd(spec(m, {64, 48, 36, 24}, {0, 1, -1, -1}), {1, 2}), {{0, -1, -1, -1}},
+         {{0, -1, -1, -1}});
+  expect(slice_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {0}, {0}), {{-1, 0, 1, -1}},
+         {{0, 1, -1}});
+  expect(slice_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {-1, 1}, {1}), {{-1, -1, 1, -1}},
+         {{-1, 1, -1}});
+  EXPECT_EQ(error_of([&] { slice_spmd(spec(m, {64, 48}, {0, -1}), {4}); }),
+            "(InvalidArgument) slice_spmd: argument 'axes' expected an axis in [-2, 2), got 4");
+}
+
+TEST(EmbeddingSpmdTest, VocabShardedGivesPartial) {  // Paddle
+  const auto m = mesh_2d();
+  // dp: ids sharded, table replicated
+  expect(embedding_spmd(spec(m, {16, 32}, {1, -1}), spec(m, {512, 768}, {-1, -1})),
+         {{1, -1}, {-1, -1}}, {{1, -1, -1}});
+  // mp on hidden
+  expect(embedding_spmd(spec(m, {16, 32}, {0, -1}), spec(m, {512, 768}, {-1, 1})),
+         {{0, -1}, {-1, 1}}, {{0, -1, 1}});
+  // vocab parallel: out Partial on mesh axis 1
+  expect(embedding_spmd(spec(m, {16, 32}, {0, -1}), spec(m, {512, 768}, {1, -1})),
+         {{0, -1}, {1, -1}}, {{0, -1, -1}}, {{1}});
+  // with a padding_idx the table is gathered
+  expect(embedding_spmd(spec(m, {16, 32}, {0, -1}), spec(m, {512, 768}, {1, -1}), 0),
+         {{0, -1}, {-1, -1}}, {{0, -1, -1}});
+  // ids and vocab on one mesh axis: ids (met first) keep it
+  expect(embedding_spmd(spec(m, {16, 32}, {0, -1}), spec(m, {512, 768}, {0, -1})),
+         {{0, -1}, {-1, -1}}, {{0, -1, -1}});
+  EXPECT_EQ(error_of([&] { embedding_spmd(spec(m, {16}, {0}), spec(m, {512}, {-1})); }),
+            "(InvalidArgument) embedding_spmd: argument 'weight' expected a 2-d table [vocab, "
+            "hidden], got [512]");
+}
+
+TEST(CrossEntropyWithSoftmaxSpmdTest, ClassAxisReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  // hard label [N, 1]
+  expect(cross_entropy_with_softmax_spmd(spec(m, {8, 16, 1000}, {1, -1, 0}),
+                                         spec(m, {8, 16, 1}, {-1, 0, -1})),
+         {{1, 0, -1}, {1, 0, -1}}, {{1, 0, -1}, {1, 0, -1}});
+  // soft label, class axis 1
+  expect(cross_entropy_with_softmax_spmd(spec(m, {8, 1000}, {-1, 0}), spec(m, {8, 1000}, {1, -1}),
+                                         true, true, true, -100, 1),
+         {{1, -1}, {1, -1}}, {{1, -1}, {1, -1}});
+  EXPECT_EQ(error_of([&] {
+              cross_entropy_with_softmax_spmd(spec(m, {8, 10}, {0, -1}), spec(m, {8}, {0}));
+            }),
+            "(InvalidArgument) cross_entropy_with_softmax_spmd: argument 'label' expected 2 dims "
+            "(as logits; size 1 on the class axis for hard labels), got [8]");
+}
+
+}  // namespace
+}  // namespace skiff::dist::spmd
