@@ -73,8 +73,8 @@ SPMD_RULES_FILE = os.path.join(_HERE, "..", "..", "skiff", "ops", "spmd_rules.ya
 
 
 def spmd_rules(path=SPMD_RULES_FILE):
-    """The declared SPMD rule names (no rule functions exist yet: the distributed layer will
-    implement exactly these; until then a record's `spmd_rule` is checked against this list)."""
+    """The declared SPMD rule names, each a function `skiff::dist::spmd::<name>` in
+    skiff/dist/spmd/rules.h (tests/python/test_spmd_rules_list.py keeps the two in step)."""
     with open(path) as f:
         data = yaml.safe_load(f) or {}
     rules = data.get("rules", {})
