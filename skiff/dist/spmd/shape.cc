@@ -39,12 +39,17 @@ SpmdInfo transpose_spmd(const DistTensorSpec& x, const std::vector<int64_t>& per
 namespace {
 constexpr std::string_view kReshape = "reshape_spmd";
 
-// `shape` with 0 copied from x and one -1 inferred, as paddle.reshape does.
+// `shape` with 0 copied from x and one -1 inferred, as paddle.reshape does. A dynamic dim of x
+// (-1) must be copied by a 0 at its position; such pairs are left out of the element count.
 std::vector<int64_t> resolve_shape(const std::vector<int64_t>& in, std::vector<int64_t> shape) {
   int64_t numel = 1;
-  for (int64_t s : in) {
-    SKIFF_ENFORCE(s >= 0, kInvalidArgument, kReshape, "x", "a static shape", in);
-    numel *= s;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] >= 0) {
+      numel *= in[i];
+      continue;
+    }
+    SKIFF_ENFORCE(i < shape.size() && shape[i] == 0, kInvalidArgument, kReshape, "shape",
+                  str("0 (copy) at each dynamic dim of x ", str(in)), shape);
   }
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -52,8 +57,8 @@ std::vector<int64_t> resolve_shape(const std::vector<int64_t>& in, std::vector<i
       SKIFF_ENFORCE(i < in.size(), kInvalidArgument, kReshape, "shape",
                     "0 (copy x's dim) only at dims x has", shape);
       shape[i] = in[i];
-    }
-    if (shape[i] == -1) {
+      if (in[i] < 0) continue;  // a copied dynamic dim
+    } else if (shape[i] == -1) {
       SKIFF_ENFORCE(infer < 0, kInvalidArgument, kReshape, "shape", "at most one -1", shape);
       infer = static_cast<int64_t>(i);
       continue;
@@ -102,6 +107,9 @@ SpmdInfo reshape_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape
     const size_t i0 = i, j0 = j;
     int64_t a = src[i++], b = tgt[j++];
     while (a != b) {
+      // a dynamic dim (-1) inside a run: its size, hence the run, is unknown
+      SKIFF_ENFORCE(a > 0 && b > 0, kInvalidArgument, kReshape, "shape",
+                    str("dynamic dims of x ", str(src), " kept at their positions"), tgt);
       if (a < b) {
         a *= src[i++];
       } else {

@@ -73,6 +73,16 @@ TEST(ReshapeSpmdTest, PaddleCases) {
   expect(run({1, 72, 48, 4, 6}, {-1, 1, -1, 0, -1}, {6, 12, 48, 24}), {{-1, 1, -1, 0, -1}},
          {{1, -1, -1, 0}});
   expect(run({8, 1024, 3072}, {0, 1, -1}, {0, 0, -1, 192}), {{0, 1, -1}}, {{0, 1, -1, -1}});
+  // dynamic dims of x copied by 0 map one to one; the -1 is inferred from the static dims
+  expect(run({-1, -1, 3072}, {0, 1, -1}, {0, 0, -1, 192}), {{0, 1, -1}}, {{0, 1, -1, -1}});
+  expect(run({-1, -1, 3072}, {0, -1, 1}, {0, 0, -1, 192}), {{0, -1, -1}}, {{0, -1, -1, -1}});
+  expect(run({-1, -1, 3072}, {1, -1, 0}, {0, 0, -1, 192}), {{1, -1, 0}}, {{1, -1, 0, -1}});
+  EXPECT_EQ(error_of([&] { run({-1, 3072}, {-1, -1}, {-1, 192}); }),
+            "(InvalidArgument) reshape_spmd: argument 'shape' expected 0 (copy) at each dynamic "
+            "dim of x [-1, 3072], got [-1, 192]");
+  EXPECT_EQ(error_of([&] { run({6, -1}, {-1, -1}, {2, 0, 3}); }),
+            "(InvalidArgument) reshape_spmd: argument 'shape' expected dynamic dims of x [6, -1] "
+            "kept at their positions, got [2, -1, 3]");
   // a size-1 dim that maps one to one keeps its sharding
   expect(run({1, 2048, 12288}, {0, -1, 1}, {0, 0, 6, 2048}), {{0, -1, 1}}, {{0, -1, 1, -1}});
   EXPECT_EQ(error_of([&] { run(xs, {-1, -1, -1, -1}, {3, 24, 6, -1, -1}); }),
