@@ -69,12 +69,27 @@ def _import(module):
         return None
 
 
+def _constant(node):
+    """The value of a literal or of arithmetic on literals (Paddle writes `lower=1.0 / 8.0`)."""
+    if isinstance(node, ast.BinOp):
+        ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+               ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
+        op = ops.get(type(node.op))
+        if op is None:
+            raise ValueError("not a constant")
+        return op(_constant(node.left), _constant(node.right))
+    return ast.literal_eval(node)
+
+
 def _normalize(text):
-    """A default as comparable text: literal values by value, other expressions as written."""
+    """A default as comparable text: constants by value, other expressions as written."""
     try:
-        return repr(ast.literal_eval(text))
-    except (ValueError, SyntaxError):
+        value = _constant(ast.parse(text, mode="eval").body)
+    except (ValueError, SyntaxError, TypeError, ZeroDivisionError):
         return text
+    if isinstance(value, float):
+        return repr(float(f"{value:.15g}"))  # 1.0507009873554804934 and its float repr agree
+    return repr(value)
 
 
 def skiff_params(obj):

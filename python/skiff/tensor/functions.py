@@ -64,7 +64,6 @@ cosh = _f.cosh
 erf = _f.erf
 floor = _f.floor
 ceil = _f.ceil
-trunc = _f.trunc
 round = _f.round  # noqa: A001
 isnan = _f.isnan
 isinf = _f.isinf
@@ -388,6 +387,15 @@ def dist(x, y, p=2, name=None):
 # In-place variants (Paddle's trailing underscore), one per record with an `inplace` field.
 for _name in _C.inplace_names():
     globals()[_name] = getattr(_f, _name)
+
+
+# Paddle calls trunc's argument `input` (paddle.trunc(input, name=None)), not `x`.
+def trunc(input, name=None):  # noqa: A002
+    return _f.trunc(input)
+
+
+def trunc_(input, name=None):  # noqa: A002
+    return _f.trunc_(input)
 
 
 def increment(x, value=1.0, name=None):

@@ -43,17 +43,28 @@ def selu(x, scale=1.0507009873554804934193349852946,
     return _ops.scale(_ops.elu(x, alpha), scale, 0.0, True)
 
 
-def celu(x, alpha=1.0, name=None):
+def _inplace_into(x, out, inplace):
+    """Paddle's `inplace=True`: the result written into x, which is returned."""
+    if not inplace:
+        return out
+    from ...tensor.creation import assign
+    return assign(out, x)
+
+
+def celu(x, alpha=1.0, inplace=False, name=None):
     if alpha == 0:
         raise ZeroDivisionError("celu: argument 'alpha' must not be 0")
-    return _ops.scale(_ops.elu(_ops.scale(x, 1.0 / alpha, 0.0, True), 1.0), alpha, 0.0, True)
+    out = _ops.scale(_ops.elu(_ops.scale(x, 1.0 / alpha, 0.0, True), 1.0), alpha, 0.0, True)
+    return _inplace_into(x, out, inplace)
 
 
 def gelu(x, approximate=False, name=None):
     return _ops.gelu(x, approximate)
 
 
-def silu(x, name=None):
+def silu(x, inplace=False, name=None):
+    if inplace:
+        return _ops.silu_(x)
     return _ops.silu(x)
 
 
@@ -107,9 +118,9 @@ def softshrink(x, threshold=0.5, name=None):
     return _ops.where(keep, shrunk, _ops.zeros_like(x, x.dtype))
 
 
-def thresholded_relu(x, threshold=1.0, name=None):
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
     keep = _ops.greater_than(x, _ops.full_like(x, threshold, x.dtype))
-    return _ops.where(keep, x, _ops.zeros_like(x, x.dtype))
+    return _ops.where(keep, x, _ops.full_like(x, value, x.dtype))
 
 
 def mish(x, name=None):
