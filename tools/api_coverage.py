@@ -28,16 +28,20 @@ _COMPLEX = "complex dtypes are out of scope for now (issue 18)"
 _CUDA = "CUDA-only kernel in Paddle (no CPU implementation to follow)"
 _FFT = "paddle.fft returns complex tensors; waits for complex dtypes"
 _LEGACY = "static-graph/legacy API of an older Paddle, removed or replaced in 3.0"
+_COMPLEX_NAMES = ("complex64", "complex128", "complex", "polar", "as_complex", "as_real", "is_complex",
+                  "real", "imag", "conj", "angle", "sgn")
 
 # Names Skiff leaves out on purpose, with the reason. A name listed here that Skiff does export is
 # reported as covered (the list only explains what is absent).
 ABSENT = {
     "paddle": {
-        "complex64": _COMPLEX, "complex128": _COMPLEX, "complex": _COMPLEX, "polar": _COMPLEX,
-        "as_complex": _COMPLEX, "as_real": _COMPLEX, "is_complex": _COMPLEX, "real": _COMPLEX,
-        "imag": _COMPLEX, "conj": _COMPLEX, "angle": _COMPLEX, "sgn": _COMPLEX,
+        **{n: _COMPLEX for n in _COMPLEX_NAMES},
         "get_cuda_rng_state": "CUDA RNG state; Skiff has no CUDA generator",
         "set_cuda_rng_state": "CUDA RNG state; Skiff has no CUDA generator",
+    },
+    "paddle.Tensor": {
+        **{n: _COMPLEX for n in _COMPLEX_NAMES},
+        "create_tensor": _LEGACY,
     },
     "paddle.fft": {"*": _FFT},
     "paddle.linalg": {"fp8_fp8_fp8_dual_gemm_fused": _CUDA},
@@ -62,11 +66,16 @@ def load_data(path=DATA):
 
 
 def _import(module):
+    """skiff's counterpart of a Paddle module (or of paddle.Tensor, whose methods are listed)."""
     name = "skiff" + module[len("paddle"):]
     try:
         return importlib.import_module(name)
     except ImportError:
-        return None
+        parent, _, attr = name.rpartition(".")
+        try:
+            return getattr(importlib.import_module(parent), attr, None)
+        except ImportError:
+            return None
 
 
 def _constant(node):
