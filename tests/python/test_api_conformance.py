@@ -126,3 +126,13 @@ def test_celu_silu_inplace_and_thresholded_relu_value():
     np.testing.assert_array_equal(out.numpy(), np.where(data > 0.2, data, -1.0).astype(np.float32))
     with pytest.raises(ZeroDivisionError):
         F.celu(paddle.to_tensor(data), 0.0)
+
+
+def test_data_is_built_from_the_transcribed_sources(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "paddle_api.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "python", "paddle_api", "build_paddle_api.py"),
+                    str(out)], check=True, capture_output=True)
+    with open(os.path.join(ROOT, "tests", "python", "paddle_api", "paddle_api.json")) as f:
+        assert f.read() == out.read_text(), "run tests/python/paddle_api/build_paddle_api.py"
