@@ -2,7 +2,8 @@
 a numeric p to it), the LAPACK ops of skiff/ops/yaml/lapack.yaml (inverse, det, slogdet, solve,
 triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, lstsq) with Paddle's Python
 signatures and return conventions, and Paddle's compositions over them (lu_unpack, eigvalsh,
-svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef). eig and eigvals return complex
+svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef, matrix_exp by scaling and
+squaring, householder_product and ormqr as products of reflections). eig and eigvals return complex
 tensors in Paddle; Skiff has no complex dtype yet, so they are absent."""
 import math
 
@@ -387,7 +388,160 @@ def corrcoef(x, rowvar=True, name=None):
     return _ops.clip(c, -1.0, 1.0)
 
 
+# Higham (2005), "The scaling and squaring method for the matrix exponential revisited": the
+# Pade degrees, their 1-norm bounds theta_m (float64 values; float32 uses them too, which only
+# picks a higher degree than needed) and the [m/m] numerator coefficients b_0..b_m.
+_PADE = [
+    (3, 1.495585217958292e-2, [120.0, 60.0, 12.0, 1.0]),
+    (5, 2.539398330063230e-1, [30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0]),
+    (7, 9.504178996162932e-1, [17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0,
+                               1.0]),
+    (9, 2.097847961257068e0, [17643225600.0, 8821612800.0, 2075673600.0, 302702400.0,
+                              30270240.0, 2162160.0, 110880.0, 3960.0, 90.0, 1.0]),
+]
+_THETA13 = 5.371920351148152e0
+_B13 = [64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
+        129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
+        40840800.0, 960960.0, 16380.0, 182.0, 1.0]
+
+
+def _lin(terms, eye):
+    """sum of c * M over (c, M) pairs, M = None standing for the identity."""
+    out = None
+    for c, m in terms:
+        t = _ops.scale(eye if m is None else m, c, 0.0, True)
+        out = t if out is None else _ops.add(out, t)
+    return out
+
+
+def _pade(a, eye, m, b):
+    """(U, V) of the degree-m Pade approximant: exp(a) ~ (V - U)^-1 (V + U)."""
+    if m == 13:
+        a2 = _ops.matmul(a, a)
+        a4 = _ops.matmul(a2, a2)
+        a6 = _ops.matmul(a4, a2)
+        u = _ops.add(_ops.matmul(a6, _lin([(b[13], a6), (b[11], a4), (b[9], a2)], eye)),
+                     _lin([(b[7], a6), (b[5], a4), (b[3], a2), (b[1], None)], eye))
+        v = _ops.add(_ops.matmul(a6, _lin([(b[12], a6), (b[10], a4), (b[8], a2)], eye)),
+                     _lin([(b[6], a6), (b[4], a4), (b[2], a2), (b[0], None)], eye))
+        return _ops.matmul(a, u), v
+    powers = [None]  # a^0, a^2, a^4, ...
+    a2 = _ops.matmul(a, a)
+    for _ in range(m // 2):
+        powers.append(a2 if powers[-1] is None else _ops.matmul(powers[-1], a2))
+    u = _lin([(b[2 * j + 1], powers[j]) for j in range(m // 2 + 1)], eye)
+    v = _lin([(b[2 * j], powers[j]) for j in range(m // 2 + 1)], eye)
+    return _ops.matmul(a, u), v
+
+
+def matrix_exp(x, name=None):
+    """exp of each square matrix of x [*, N, N]: scaling and squaring with a Pade approximant
+    (Higham 2005), the degree and the number of squarings chosen from the largest 1-norm of the
+    batch. A composition of matmul and solve, so autograd differentiates it (any order)."""
+    if not isinstance(x, _C.Tensor):
+        raise TypeError(f"(InvalidType) matrix_exp: argument 'x' expected a Tensor, got "
+                        f"{type(x).__name__}")
+    if x.dtype not in (_C.dtype.float32, _C.dtype.float64):
+        raise TypeError(f"(InvalidType) matrix_exp: argument 'x' expected float32 or float64, got "
+                        f"{x.dtype}")
+    _square("matrix_exp", x)
+    if x.size == 0:
+        return _ops.assign(x)
+    n = x.shape[-1]
+    eye = _ops.eye(n, n, x.dtype)
+    norm1 = float(_ops.max(_ops.sum(_ops.abs(x), [-2], None, False)).item())
+    if not math.isfinite(norm1):
+        raise _invalid("matrix_exp", "x", "finite values", "inf or nan")
+    for m, theta, b in _PADE:
+        if norm1 <= theta:
+            u, v = _pade(x, eye, m, b)
+            return _ops.solve(_ops.subtract(v, u), _ops.add(v, u))
+    s = max(0, int(math.ceil(math.log2(norm1 / _THETA13)))) if norm1 > 0 else 0
+    a = _ops.scale(x, 0.5 ** s, 0.0, True) if s else x
+    u, v = _pade(a, eye, 13, _B13)
+    out = _ops.solve(_ops.subtract(v, u), _ops.add(v, u))
+    for _ in range(s):
+        out = _ops.matmul(out, out)
+    return out
+
+
+def _householder_checks(op, x, tau):
+    for arg, t in (("x", x), ("tau", tau)):
+        if not isinstance(t, _C.Tensor):
+            raise TypeError(f"(InvalidType) {op}: argument '{arg}' expected a Tensor, got "
+                            f"{type(t).__name__}")
+        if t.dtype not in (_C.dtype.float32, _C.dtype.float64):
+            raise TypeError(f"(InvalidType) {op}: argument '{arg}' expected float32 or float64, got "
+                            f"{t.dtype}")
+    if tau.dtype != x.dtype:
+        raise _invalid(op, "tau", f"dtype {x.dtype} (as x)", tau.dtype)
+    if x.ndim < 2:
+        raise _invalid(op, "x", "a tensor of shape [*, M, N]", list(x.shape))
+    if tau.ndim != x.ndim - 1 or list(tau.shape[:-1]) != list(x.shape[:-2]):
+        raise _invalid(op, "tau", f"shape [*, K] with the batch dims {list(x.shape[:-2])} of x",
+                       list(tau.shape))
+
+
+def _reflectors_product(x, tau, cols):
+    """The first `cols` columns of H_1 ... H_k, H_i = I - tau_i w_i w_i^T, w_i the i-th column of
+    x below the diagonal with a 1 on it (k = tau's last dim); applied right to left to the first
+    columns of the identity, each step a rank-1 update, so autograd differentiates it."""
+    m = x.shape[-2]
+    k = tau.shape[-1]
+    r = x.ndim
+    out = _ops.broadcast_to(_ops.eye(m, cols, x.dtype), list(x.shape[:-2]) + [m, cols])
+    unit = _ops.eye(m, max(k, 1), x.dtype)
+    below = _ops.tril(_ops.slice(x, [r - 1], [0], [k]), -1) if k else None
+    for i in reversed(range(k)):
+        w = _ops.add(_ops.slice(below, [r - 1], [i], [i + 1]), _ops.slice(unit, [1], [i], [i + 1]))
+        t = _ops.unsqueeze(_ops.slice(tau, [r - 2], [i], [i + 1]), [-1])  # [*, 1, 1]
+        wt_out = _ops.matmul(w, out, True, False)  # [*, 1, cols]
+        out = _ops.subtract(out, _ops.multiply(t, _ops.matmul(w, wt_out)))
+    return out
+
+
+def householder_product(x, tau, name=None):
+    """The first N columns of the product H_1 H_2 ... H_K of the Householder reflectors stored in
+    x [*, M, N] (below the diagonal, as geqrf leaves them) and tau [*, K] (M >= N >= K): the Q
+    of a QR decomposition. Differentiable in x and tau."""
+    _householder_checks("householder_product", x, tau)
+    m, n, k = x.shape[-2], x.shape[-1], tau.shape[-1]
+    if m < n:
+        raise _invalid("householder_product", "x", "M >= N (x [*, M, N])", list(x.shape))
+    if k > n:
+        raise _invalid("householder_product", "tau", f"K <= N = {n} (tau [*, K])", list(tau.shape))
+    return _reflectors_product(x, tau, n)
+
+
+def ormqr(x, tau, y, left=True, transpose=False, name=None):
+    """op(Q) @ y (left) or y @ op(Q), Q = H_1 ... H_K the [MN, MN] product of the reflectors in
+    x [*, MN, K] and tau [*, min(MN, K)]; op(Q) is Q^T when transpose. MN is y's M when left, its
+    N otherwise. Differentiable in x, tau and y."""
+    _householder_checks("ormqr", x, tau)
+    if not isinstance(y, _C.Tensor):
+        raise TypeError(f"(InvalidType) ormqr: argument 'y' expected a Tensor, got "
+                        f"{type(y).__name__}")
+    if y.dtype != x.dtype:
+        raise _invalid("ormqr", "y", f"dtype {x.dtype} (as x)", y.dtype)
+    if y.ndim != x.ndim or list(y.shape[:-2]) != list(x.shape[:-2]):
+        raise _invalid("ormqr", "y", f"shape [*, M, N] with the batch dims {list(x.shape[:-2])} of x",
+                       list(y.shape))
+    mn = x.shape[-2]
+    k = tau.shape[-1]
+    if k > min(mn, x.shape[-1]):
+        raise _invalid("ormqr", "tau", f"at most min(MN, K) = {min(mn, x.shape[-1])} reflectors",
+                       list(tau.shape))
+    side = y.shape[-2] if left else y.shape[-1]
+    if side != mn:
+        raise _invalid("ormqr", "y", f"{'M' if left else 'N'} = {mn} (x's rows)", list(y.shape))
+    q = _reflectors_product(x, tau, mn)
+    if left:
+        return _ops.matmul(q, y, transpose, False)
+    return _ops.matmul(y, q, False, transpose)
+
+
 # Tensor methods (Paddle's tensor_method_func entries of these functions).
 _METHODS = ["inverse", "det", "slogdet", "solve", "triangular_solve", "cholesky",
             "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "pinv",
-            "lstsq", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef"]
+            "lstsq", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef", "matrix_exp",
+            "householder_product", "ormqr"]

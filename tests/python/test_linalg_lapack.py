@@ -470,7 +470,10 @@ class LinalgBadInputTest(unittest.TestCase):
         not_pd = np.stack([spd([3, 3], 1), -np.eye(3)])
         self.raises(r"cholesky.*'x'.*positive-definite.*order 1.*batch entry 1",
                     paddle.linalg.cholesky, T(not_pd))
-        self.raises(r"lstsq.*'x'.*full-rank", paddle.linalg.lstsq, T(np.ones([4, 2])),
+        # a zero column: R's diagonal is exactly zero (np.ones leaves a rounding residue that
+        # OpenBLAS's gels accepts)
+        zero_col = np.stack([np.arange(1.0, 5.0), np.zeros(4)], 1)
+        self.raises(r"lstsq.*'x'.*full-rank", paddle.linalg.lstsq, T(zero_col),
                     T(np.ones([4, 1])), driver="gels")
 
     def test_dtype_and_arguments(self):

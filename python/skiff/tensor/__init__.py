@@ -3,3 +3,4 @@ from .creation import *  # noqa: F401,F403
 from .functions import *  # noqa: F401,F403
 from .stat import *  # noqa: F401,F403
 from .math_functions import *  # noqa: F401,F403
+from .index_functions import *  # noqa: F401,F403

@@ -326,6 +326,9 @@ def install():
         setattr(_T, name, getattr(linalg, name))
     for name in math_functions._METHODS:
         setattr(_T, name, getattr(math_functions, name))
+    from . import index_functions  # take, index_fill, masked_scatter, vander, combinations
+    for name in index_functions._METHODS:
+        setattr(_T, name, getattr(index_functions, name))
     _T.__str__ = __repr__
     _T.__format__ = _format
     _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices

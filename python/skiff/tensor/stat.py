@@ -1,6 +1,6 @@
 """Statistics, search and sampling functions with Paddle 3.0's signatures: nansum, nanmean,
-median, quantile, nanquantile, kthvalue, unique_consecutive, bincount, histogram, bernoulli,
-multinomial, and over the records of skiff/ops/yaml/statistics.yaml the ones with kernels: cummax,
+median, nanmedian, quantile, nanquantile, kthvalue, unique_consecutive, bincount, histogram, bernoulli,
+bernoulli_, multinomial, and over the records of skiff/ops/yaml/statistics.yaml the ones with kernels: cummax,
 cummin, logcumsumexp, mode, searchsorted, bucketize, poisson.
 
 Each is a composition of op records, so autograd follows the ops it is made of: median and
@@ -129,6 +129,68 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None):
         if need_idx:
             idx = _ops.squeeze(idx, [ax])
     return (out, idx) if need_idx else out
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    """The median of the non-NaN elements along `axis` (an int, a list/tuple of axes, or None for
+    all elements), in x's dtype, as Paddle's nanmedian kernel: mode 'avg' averages the two middle
+    values of an even count (integers divide toward zero), 'min' takes the lower one and, for an
+    int axis, also returns its index (int64). A slice of NaNs only gives NaN (index -1)."""
+    _check_tensor("nanmedian", x)
+    if mode not in ("avg", "min"):
+        raise _invalid("nanmedian", "mode", "'avg' or 'min'", repr(mode))
+    if isinstance(axis, (list, tuple)) and not axis:
+        raise _invalid("nanmedian", "axis", "a non-empty list of axes", list(axis))
+    if x.dtype not in (_D.float16, _D.bfloat16, _D.float32, _D.float64, _D.int32, _D.int64):
+        raise _invalid_type("nanmedian", "x", "float16, bfloat16, float32, float64, int32 or int64",
+                            x.dtype)
+    if x.size == 0:
+        raise _invalid("nanmedian", "x", "a non-empty tensor", f"shape {list(x.shape)}")
+    need_idx = mode == "min" and axis is not None and not isinstance(axis, (list, tuple))
+    dims = x.ndim
+    if axis is None or dims == 0:
+        axes = list(range(dims))
+    else:
+        raw = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        axes = sorted({_norm_axis("nanmedian", a, dims) for a in raw})
+        if len(axes) != len(raw):
+            raise _invalid("nanmedian", "axis", "distinct axes", raw)
+    out_shape = [1 if d in axes else s for d, s in enumerate(x.shape)]
+    kept = [s for d, s in enumerate(x.shape) if d not in axes]
+    from .functions import moveaxis
+    flat = moveaxis(x, axes, list(range(dims - len(axes), dims))) if axes else x
+    flat = _ops.reshape(flat, kept + [-1])
+    ax = len(kept)
+    order = _sorted_order(flat, ax)  # NaN last
+    sorted_x = _ops.take_along_axis(flat, order, ax)
+    if _is_float(x):
+        valid = _ops.sum(_ops.logical_not(_ops.isnan(flat)), [ax], "int64", True)
+    else:
+        valid = _ops.full(kept + [1], flat.shape[ax], "int64")
+    zero = _ops.zeros_like(valid)
+    lo = _ops.maximum(_ops.floor_divide(_ops.scale(valid, 1.0, -1.0), _ops.full([], 2, "int64")), zero)
+    lo_val = _ops.take_along_axis(sorted_x, lo, ax)
+    if mode == "avg":
+        hi = _ops.floor_divide(valid, _ops.full([], 2, "int64"))
+        hi_val = _ops.take_along_axis(sorted_x, _ops.minimum(hi, _ops.full([], flat.shape[ax] - 1,
+                                                                            "int64")), ax)
+        total = _ops.add(lo_val, hi_val)
+        if _is_float(x):
+            out = _ops.scale(total, 0.5)
+        else:  # C++ integer division: toward zero
+            two = _ops.full([], 2, x.dtype)
+            out = _ops.multiply(_ops.sign(total), _ops.floor_divide(_ops.abs(total), two))
+    else:
+        out = lo_val
+    empty = _ops.equal(valid, zero)
+    if _is_float(x):
+        out = _ops.where(empty, _nan_like(out), out)
+    out = _ops.reshape(out, out_shape if keepdim else kept)
+    if not need_idx:
+        return out
+    idx = _ops.take_along_axis(order, lo, ax)
+    idx = _ops.where(empty, _ops.full_like(idx, -1), idx)
+    return out, _ops.reshape(idx, out_shape if keepdim else kept)
 
 
 def _quantile_qs(op, q):
@@ -403,6 +465,31 @@ def bernoulli(x, p=None, name=None):
     return _ops.cast(_ops.less_than(u, prob), x.dtype)
 
 
+def bernoulli_(x, p=0.5, name=None):
+    """Fills x in place with 0/1 draws of success probability p (a float, or a tensor that
+    broadcasts to x), from the default generator (paddle.seed). Like Paddle, p is not range
+    checked: p <= 0 gives zeros, p >= 1 ones. Paddle's own code sets 1 where the draw is above p
+    (success probability 1 - p, the same law only at p = 0.5); Skiff follows the documented law,
+    1 where the draw is below p."""
+    _check_tensor("bernoulli_", x)
+    if isinstance(p, _T):
+        if not _is_float(p):
+            raise _invalid_type("bernoulli_", "p", "a floating point tensor", p.dtype)
+        xs, ps = list(x.shape), list(p.shape)
+        fits = len(ps) <= len(xs) and all(a in (1, b) for a, b in zip(ps[::-1], xs[::-1]))
+        if not fits:
+            raise _invalid("bernoulli_", "p", f"a shape that broadcasts to x's {list(x.shape)}",
+                           f"shape {list(p.shape)}")
+        prob = _ops.cast(p, "float64")
+    elif isinstance(p, (int, float)) and not isinstance(p, bool):
+        prob = _ops.full([], float(p), "float64")
+    else:
+        raise _invalid_type("bernoulli_", "p", "a float or a Tensor", type(p).__name__)
+    u = _uniform01(x.shape, "float64")
+    _C._assign_into(x, _ops.cast(_ops.less_than(u, prob), x.dtype))
+    return x
+
+
 def multinomial(x, num_samples=1, replacement=False, name=None):
     """num_samples category indices (int64) per row of the 1-D or 2-D non-negative weights x,
     drawn with or without replacement from the default generator. Without replacement it is the
@@ -506,11 +593,11 @@ def poisson(x, name=None):
     return _ops.poisson(x)
 
 
-__all__ = ["nansum", "nanmean", "median", "quantile", "nanquantile", "kthvalue",
+__all__ = ["nansum", "nanmean", "median", "nanmedian", "bernoulli_", "quantile", "nanquantile", "kthvalue",
            "unique_consecutive", "bincount", "histogram", "bernoulli", "multinomial", "cummax",
            "cummin", "logcumsumexp", "mode", "searchsorted", "bucketize", "poisson"]
 
 # Tensor methods: the ones of Paddle's tensor_method_func (not the samplers).
-_METHODS = ["nansum", "nanmean", "median", "quantile", "nanquantile", "kthvalue",
+_METHODS = ["nansum", "nanmean", "median", "nanmedian", "bernoulli_", "quantile", "nanquantile", "kthvalue",
             "unique_consecutive", "bincount", "histogram", "cummax", "cummin", "logcumsumexp",
             "mode", "bucketize"]
