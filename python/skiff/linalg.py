@@ -3,7 +3,7 @@ a numeric p to it), the LAPACK ops of skiff/ops/yaml/lapack.yaml (inverse, det, 
 triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, lstsq) with Paddle's Python
 signatures and return conventions, and Paddle's compositions over them (lu_unpack, eigvalsh,
 svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef, matrix_exp by scaling and
-squaring, householder_product and ormqr as products of reflections). eig and eigvals return complex
+squaring) and the checks in front of householder_product and ormqr (orgqr / ormqr records). eig and eigvals return complex
 tensors in Paddle; Skiff has no complex dtype yet, so they are absent."""
 import math
 
@@ -482,41 +482,23 @@ def _householder_checks(op, x, tau):
                        list(tau.shape))
 
 
-def _reflectors_product(x, tau, cols):
-    """The first `cols` columns of H_1 ... H_k, H_i = I - tau_i w_i w_i^T, w_i the i-th column of
-    x below the diagonal with a 1 on it (k = tau's last dim); applied right to left to the first
-    columns of the identity, each step a rank-1 update, so autograd differentiates it."""
-    m = x.shape[-2]
-    k = tau.shape[-1]
-    r = x.ndim
-    out = _ops.broadcast_to(_ops.eye(m, cols, x.dtype), list(x.shape[:-2]) + [m, cols])
-    unit = _ops.eye(m, max(k, 1), x.dtype)
-    below = _ops.tril(_ops.slice(x, [r - 1], [0], [k]), -1) if k else None
-    for i in reversed(range(k)):
-        w = _ops.add(_ops.slice(below, [r - 1], [i], [i + 1]), _ops.slice(unit, [1], [i], [i + 1]))
-        t = _ops.unsqueeze(_ops.slice(tau, [r - 2], [i], [i + 1]), [-1])  # [*, 1, 1]
-        wt_out = _ops.matmul(w, out, True, False)  # [*, 1, cols]
-        out = _ops.subtract(out, _ops.multiply(t, _ops.matmul(w, wt_out)))
-    return out
-
-
 def householder_product(x, tau, name=None):
     """The first N columns of the product H_1 H_2 ... H_K of the Householder reflectors stored in
     x [*, M, N] (below the diagonal, as geqrf leaves them) and tau [*, K] (M >= N >= K): the Q
-    of a QR decomposition. Differentiable in x and tau."""
+    of a QR decomposition (orgqr). Differentiable in x and tau."""
     _householder_checks("householder_product", x, tau)
     m, n, k = x.shape[-2], x.shape[-1], tau.shape[-1]
     if m < n:
         raise _invalid("householder_product", "x", "M >= N (x [*, M, N])", list(x.shape))
     if k > n:
         raise _invalid("householder_product", "tau", f"K <= N = {n} (tau [*, K])", list(tau.shape))
-    return _reflectors_product(x, tau, n)
+    return _ops.householder_product(x, tau)
 
 
 def ormqr(x, tau, y, left=True, transpose=False, name=None):
     """op(Q) @ y (left) or y @ op(Q), Q = H_1 ... H_K the [MN, MN] product of the reflectors in
     x [*, MN, K] and tau [*, min(MN, K)]; op(Q) is Q^T when transpose. MN is y's M when left, its
-    N otherwise. Differentiable in x, tau and y."""
+    N otherwise (LAPACK's ormqr). Differentiable in x, tau and y."""
     _householder_checks("ormqr", x, tau)
     if not isinstance(y, _C.Tensor):
         raise TypeError(f"(InvalidType) ormqr: argument 'y' expected a Tensor, got "
@@ -534,10 +516,7 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     side = y.shape[-2] if left else y.shape[-1]
     if side != mn:
         raise _invalid("ormqr", "y", f"{'M' if left else 'N'} = {mn} (x's rows)", list(y.shape))
-    q = _reflectors_product(x, tau, mn)
-    if left:
-        return _ops.matmul(q, y, transpose, False)
-    return _ops.matmul(y, q, False, transpose)
+    return _ops.ormqr(x, tau, y, left, transpose)
 
 
 # Tensor methods (Paddle's tensor_method_func entries of these functions).

@@ -228,4 +228,76 @@ Tensor eigh_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& w, co
   return matmul(v, matmul(j, v, false, true));
 }
 
+namespace {
+
+// t's dims with the last two replaced by rows x cols.
+std::vector<int64_t> matrix_shape(const Tensor& t, int64_t rows, int64_t cols) {
+  std::vector<int64_t> s(t.dims().begin(), t.dims().end() - 2);
+  s.push_back(rows);
+  s.push_back(cols);
+  return s;
+}
+
+// t [*, R, C] widened to `cols` columns with zeros.
+Tensor pad_cols(const Tensor& t, int64_t cols) {
+  const int64_t have = dim_from_end(t, 1);
+  if (have == cols) return t;
+  return concat({t, zeros(matrix_shape(t, dim_from_end(t, 2), cols - have), t.dtype())},
+                t.rank() - 1);
+}
+
+}  // namespace
+
+// out = H_1 ... H_k E (E: the identity's first n columns) is Y_0 of Y_k = E,
+// Y_{i-1} = Y_i - tau_i w_i (w_i^T Y_i). Walking back from G_0 = grad: the gradient of tau_i is
+// -(w_i^T G_{i-1}) . (w_i^T Y_i), that of w_i is -tau_i (G_{i-1} Y_i^T w_i + Y_i G_{i-1}^T w_i),
+// and G_i = H_i G_{i-1}. x's column i receives w_i's gradient below the diagonal (the rest of w_i
+// is constant).
+std::tuple<Tensor, Tensor> householder_product_vjp(const Tensor& grad, const Tensor& x,
+                                                   const Tensor& tau) {
+  const int64_t m = dim_from_end(x, 2), n = dim_from_end(x, 1), k = dim_from_end(tau, 1);
+  if (k == 0) return {zeros_like(x), zeros_like(tau)};
+  const int r = x.rank();
+  const Tensor below = tril(last_cols(x, 0, k), -1);
+  const Tensor unit = eye(m, k, x.dtype());
+  std::vector<Tensor> w(k), t(k), ys(k + 1);
+  ys[k] = broadcast_to(eye(m, n, x.dtype()), matrix_shape(x, m, n));
+  for (int64_t i = k - 1; i >= 0; --i) {
+    w[i] = add(last_cols(below, i, i + 1), last_cols(unit, i, i + 1));  // [*, m, 1]
+    t[i] = unsqueeze(slice(tau, {r - 2}, {i}, {i + 1}), {-1});          // [*, 1, 1]
+    ys[i] = subtract(ys[i + 1], multiply(t[i], matmul(w[i], matmul(w[i], ys[i + 1], true, false))));
+  }
+  Tensor g = grad;
+  std::vector<Tensor> dw(k), dt(k);
+  for (int64_t i = 0; i < k; ++i) {
+    const Tensor& y = ys[i + 1];
+    const Tensor wtg = matmul(w[i], g, true, false);  // [*, 1, n]
+    dt[i] = neg(sum(multiply(wtg, matmul(w[i], y, true, false)), {r - 1}));  // [*, 1]
+    dw[i] = neg(multiply(t[i], add(matmul(g, matmul(y, w[i], true, false)),
+                                   matmul(y, matmul(g, w[i], true, false)))));
+    g = subtract(g, multiply(t[i], matmul(w[i], wtg)));
+  }
+  const Tensor gx = pad_cols(tril(concat(dw, r - 1), -1), n);
+  return {gx, concat(dt, r - 2)};
+}
+
+// out = op(Q) y or y op(Q) with Q = householder_product(x_k padded to MN columns, tau), x_k
+// the reflector columns: grad_y = op(Q)^T g (or g op(Q)^T); grad_Q from the product, then
+// through householder_product's rule.
+std::tuple<Tensor, Tensor, Tensor> ormqr_vjp(const Tensor& grad, const Tensor& x, const Tensor& tau,
+                                             const Tensor& y, bool left, bool transpose) {
+  const int64_t mn = dim_from_end(x, 2), xc = dim_from_end(x, 1), k = dim_from_end(tau, 1);
+  const Tensor x_pad = pad_cols(last_cols(x, 0, k), mn);
+  const Tensor q = householder_product(x_pad, tau);
+  const Tensor gy = left ? matmul(q, grad, !transpose, false) : matmul(grad, q, false, !transpose);
+  Tensor gq;
+  if (left) {
+    gq = transpose ? matmul(y, grad, false, true) : matmul(grad, y, false, true);
+  } else {
+    gq = transpose ? matmul(grad, y, true, false) : matmul(y, grad, true, false);
+  }
+  const auto [gx_pad, gtau] = householder_product_vjp(gq, x_pad, tau);
+  return {pad_cols(last_cols(gx_pad, 0, k), xc), gtau, gy};
+}
+
 }  // namespace skiff

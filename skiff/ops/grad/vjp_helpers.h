@@ -73,6 +73,12 @@ Tensor svd_grad(const Tensor& grad_u, const Tensor& grad_s, const Tensor& grad_v
                 const Tensor& x, const Tensor& u, const Tensor& s, const Tensor& vh,
                 bool full_matrices);
 Tensor eigh_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& w, const Tensor& v);
+/// (grad_x, grad_tau): the reflectors walked back one rank-1 update at a time.
+std::tuple<Tensor, Tensor> householder_product_vjp(const Tensor& grad, const Tensor& x,
+                                                   const Tensor& tau);
+/// (grad_x, grad_tau, grad_y) through the explicit Q (householder_product of the padded x).
+std::tuple<Tensor, Tensor, Tensor> ormqr_vjp(const Tensor& grad, const Tensor& x, const Tensor& tau,
+                                             const Tensor& y, bool left, bool transpose);
 
 // Normalization and losses.
 Tensor softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis);

@@ -196,4 +196,47 @@ void lstsq_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y, f
   *singular_values = {x.dtype, driver == "gelsd" || driver == "gelss" ? sv : Dims{0}};
 }
 
+namespace {
+
+// tau [*, K] with x's batch dims; returns K.
+int64_t check_tau(std::string_view op, const TensorMeta& x, const TensorMeta& tau) {
+  check_same_dtype(op, "tau", tau, x.dtype);
+  SKIFF_ENFORCE(tau.dims.size() + 1 == x.dims.size() && batch_of(tau.dims, 1) == batch_of(x.dims),
+                kInvalidArgument, op, "tau",
+                str("shape [*, K] with the batch dims ", batch_of(x.dims), " of x"), tau.dims);
+  return tau.dims[tau.dims.size() - 1];
+}
+
+}  // namespace
+
+void householder_product_meta(std::string_view op, const TensorMeta& x, const TensorMeta& tau,
+                              TensorMeta* out) {
+  check_matrix(op, "x", x);
+  const int r = x.dims.size();
+  const int64_t m = x.dims[r - 2], n = x.dims[r - 1];
+  SKIFF_ENFORCE(m >= n, kInvalidArgument, op, "x", "M >= N (x [*, M, N])", x.dims);
+  const int64_t k = check_tau(op, x, tau);
+  SKIFF_ENFORCE(k <= n, kInvalidArgument, op, "tau", str("K <= N = ", n, " (tau [*, K])"),
+                tau.dims);
+  *out = x;
+}
+
+void ormqr_meta(std::string_view op, const TensorMeta& x, const TensorMeta& tau,
+                const TensorMeta& y, bool left, bool, TensorMeta* out) {
+  check_matrix(op, "x", x);
+  const int r = x.dims.size();
+  const int64_t mn = x.dims[r - 2], cols = x.dims[r - 1];
+  const int64_t k = check_tau(op, x, tau);
+  SKIFF_ENFORCE(k <= std::min(mn, cols), kInvalidArgument, op, "tau",
+                str("at most min(MN, K) = ", std::min(mn, cols), " reflectors"), tau.dims);
+  check_same_dtype(op, "y", y, x.dtype);
+  SKIFF_ENFORCE(y.dims.size() == x.dims.size() && batch_of(y.dims) == batch_of(x.dims),
+                kInvalidArgument, op, "y",
+                str("shape [*, M, N] with the batch dims ", batch_of(x.dims), " of x"), y.dims);
+  const int64_t side = left ? y.dims[r - 2] : y.dims[r - 1];
+  SKIFF_ENFORCE(side == mn, kInvalidArgument, op, "y",
+                str(left ? "M = " : "N = ", mn, " (x's rows)"), y.dims);
+  *out = y;
+}
+
 }  // namespace skiff::ops::meta

@@ -35,6 +35,13 @@ void lstsq_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y, f
                 const std::string& driver, TensorMeta* solution, TensorMeta* residuals,
                 TensorMeta* rank, TensorMeta* singular_values);
 
+/// x [*, M, N] (M >= N), tau [*, K] (K <= N) -> out like x.
+void householder_product_meta(std::string_view op, const TensorMeta& x, const TensorMeta& tau,
+                              TensorMeta* out);
+/// x [*, MN, K], tau [*, min(MN, K)] or fewer, y [*, M, N] with MN = M (left) or N -> out like y.
+void ormqr_meta(std::string_view op, const TensorMeta& x, const TensorMeta& tau,
+                const TensorMeta& y, bool left, bool transpose, TensorMeta* out);
+
 /// True when solve's y is a vector right-hand side for x (Paddle's is_vector_rhs).
 bool solve_rhs_is_vector(const Dims& x, const Dims& y);
 

@@ -52,6 +52,27 @@ TEST(LapackTest, ShapesAndDtypes) {
                "the CPU), got false");
 }
 
+TEST(LapackTest, ReflectorShapes) {
+  expect_error([] { dense::householder_product(filled({2, 3}, 1), filled({2}, 1)); },
+               "householder_product: argument 'x' expected M >= N (x [*, M, N]), got [2, 3]");
+  expect_error([] { dense::householder_product(filled({4, 3}, 1), filled({4}, 1)); },
+               "householder_product: argument 'tau' expected K <= N = 3 (tau [*, K]), got [4]");
+  expect_error([] { dense::householder_product(filled({2, 4, 3}, 1), filled({3, 3}, 1)); },
+               "householder_product: argument 'tau' expected shape [*, K] with the batch dims [2] "
+               "of x, got [3, 3]");
+  expect_error([] { dense::householder_product(filled({4, 3}, 1), filled({3}, 1, DType::kFloat32)); },
+               "householder_product: argument 'tau' expected dtype float64 (as x), got float32");
+  expect_error([] { dense::ormqr(filled({4, 3}, 1), filled({3}, 1), filled({3, 2}, 1), true, false); },
+               "ormqr: argument 'y' expected M = 4 (x's rows), got [3, 2]");
+  expect_error([] { dense::ormqr(filled({4, 3}, 1), filled({3}, 1), filled({4, 2}, 1), false, true); },
+               "ormqr: argument 'y' expected N = 4 (x's rows), got [4, 2]");
+  expect_error([] { dense::ormqr(filled({2, 3}, 1), filled({3}, 1), filled({2, 2}, 1), true, false); },
+               "ormqr: argument 'tau' expected at most min(MN, K) = 2 reflectors, got [3]");
+  expect_error([] { dense::ormqr(filled({4, 3}, 1), filled({3}, 1), filled({2, 4, 2}, 1), true, false); },
+               "ormqr: argument 'y' expected shape [*, M, N] with the batch dims [] of x, got "
+               "[2, 4, 2]");
+}
+
 TEST(LapackTest, LapackFailuresAreInvalidArgument) {
   expect_error([] { dense::inverse(filled({2, 3, 3}, 1)); },
                "inverse: argument 'x' expected a non-singular (invertible) matrix, got a singular "

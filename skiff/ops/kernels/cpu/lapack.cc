@@ -5,6 +5,7 @@
 // broadcast for the solves: an input's batch entry is found from the output's (batch_entry).
 // LAPACK's failure reports (info > 0) become InvalidArgument errors that name the op, the
 // argument and the batch entry; lu returns them in `infos` instead, as Paddle does.
+// householder_product and ormqr hand geqrf-style reflectors to orgqr / ormqr.
 #include "skiff/ops/generated/kernels/lapack.h"
 
 #define LAPACK_COMPLEX_CPP
@@ -54,6 +55,10 @@ struct Lapack;
     }                                                                                              \
     static lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, T* a, const T* tau) {        \
       return LAPACKE_##p##orgqr(LAPACK_COL_MAJOR, m, n, k, a, m, tau);                             \
+    }                                                                                              \
+    static lapack_int ormqr(char side, char trans, lapack_int m, lapack_int n, lapack_int k,      \
+                            const T* a, lapack_int lda, const T* tau, T* c) {                      \
+      return LAPACKE_##p##ormqr(LAPACK_COL_MAJOR, side, trans, m, n, k, a, lda, tau, c, m);        \
     }                                                                                              \
     static lapack_int gesdd(char jobz, lapack_int m, lapack_int n, T* a, T* s, T* u,               \
                             lapack_int ldu, T* vt, lapack_int ldvt) {                              \
@@ -461,5 +466,46 @@ void lstsq_cpu(const KernelContext& c, const LstsqArgs& a) {
   }
 }
 SKIFF_INSTANTIATE_KERNEL(lstsq, cpu)
+
+template <typename T>
+void householder_product_cpu(const KernelContext&, const HouseholderProductArgs& a) {
+  const DenseTensor x = a.x.contiguous(), tau = a.tau.contiguous();
+  const int64_t m = rows_of(x), n = cols_of(x), k = tau.dim(tau.rank() - 1);
+  const int64_t mats = batch_dims(x.dims()).numel();
+  if (m == 0 || n == 0) return;
+  const T* px = static_cast<const T*>(x.raw_data());
+  const T* pt = static_cast<const T*>(tau.raw_data());
+  T* po = static_cast<T*>(a.out->raw_data());
+  std::vector<T> buf(m * n);
+  for (int64_t b = 0; b < mats; ++b) {
+    to_col_major(px + b * m * n, m, n, buf.data(), m);
+    Lapack<T>::orgqr(as_lapack(m), as_lapack(n), as_lapack(k), buf.data(), pt + b * k);
+    from_col_major(buf.data(), m, m, n, po + b * m * n);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(householder_product, cpu)
+
+template <typename T>
+void ormqr_cpu(const KernelContext&, const OrmqrArgs& a) {
+  const DenseTensor x = a.x.contiguous(), tau = a.tau.contiguous(), y = a.y.contiguous();
+  const int64_t mn = rows_of(x), xc = cols_of(x), k = tau.dim(tau.rank() - 1);
+  const int64_t m = rows_of(y), n = cols_of(y);
+  const int64_t mats = batch_dims(y.dims()).numel();
+  if (m == 0 || n == 0) return;
+  const T* px = static_cast<const T*>(x.raw_data());
+  const T* pt = static_cast<const T*>(tau.raw_data());
+  const T* py = static_cast<const T*>(y.raw_data());
+  T* po = static_cast<T*>(a.out->raw_data());
+  std::vector<T> ab(std::max<int64_t>(mn * xc, 1)), cb(m * n);
+  for (int64_t b = 0; b < mats; ++b) {
+    to_col_major(px + b * mn * xc, mn, xc, ab.data(), std::max<int64_t>(mn, 1));
+    to_col_major(py + b * m * n, m, n, cb.data(), m);
+    Lapack<T>::ormqr(a.left ? 'L' : 'R', a.transpose ? 'T' : 'N', as_lapack(m), as_lapack(n),
+                     as_lapack(k), ab.data(), as_lapack(std::max<int64_t>(mn, 1)), pt + b * k,
+                     cb.data());
+    from_col_major(cb.data(), m, m, n, po + b * m * n);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(ormqr, cpu)
 
 }  // namespace skiff::ops

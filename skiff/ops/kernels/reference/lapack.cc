@@ -3,7 +3,8 @@
 // partial pivoting (lu, det, slogdet, solve), substitution (triangular solves), Cholesky-
 // Banachiewicz, Householder QR with LAPACK's sign convention (R's diagonal is -sign(a_jj) |col|),
 // cyclic Jacobi (eigh eigenvalues) and one-sided Jacobi (singular values), and the normal
-// equations (lstsq of full-rank matrices). Eigenvectors and singular vectors are only defined up
+// equations (lstsq of full-rank matrices), and Householder reflections applied one by one
+// (householder_product, ormqr). Eigenvectors and singular vectors are only defined up
 // to sign, so the op database compares only the values of eigh and svd.
 #include "skiff/ops/generated/kernels/lapack.h"
 
@@ -449,6 +450,75 @@ void qr_reference(const KernelContext&, const QrArgs& a) {
   }
 }
 SKIFF_INSTANTIATE_KERNEL(qr, reference)
+
+namespace {
+
+// The reflectors of x's first k columns (w_j: zeros above row j, 1 at j, x below), applied as
+// H_j = I - tau_j w_j w_j^T to the columns of the row-major rows x cols matrix c, from the
+// left (c = H_first..H_last c in the given order) or from the right.
+struct Reflectors {
+  Mat x;  // row-major mn x xc
+  int64_t mn, xc;
+  const double* tau;
+  double w(int64_t j, int64_t i) const { return i < j ? 0.0 : i == j ? 1.0 : x[i * xc + j]; }
+  void apply_left(int64_t j, Mat& c, int64_t cols) const {  // c = H_j c, c is mn x cols
+    for (int64_t col = 0; col < cols; ++col) {
+      double d = 0;
+      for (int64_t i = 0; i < mn; ++i) d += w(j, i) * c[i * cols + col];
+      for (int64_t i = 0; i < mn; ++i) c[i * cols + col] -= tau[j] * w(j, i) * d;
+    }
+  }
+  void apply_right(int64_t j, Mat& c, int64_t rows) const {  // c = c H_j, c is rows x mn
+    for (int64_t row = 0; row < rows; ++row) {
+      double d = 0;
+      for (int64_t i = 0; i < mn; ++i) d += c[row * mn + i] * w(j, i);
+      for (int64_t i = 0; i < mn; ++i) c[row * mn + i] -= tau[j] * d * w(j, i);
+    }
+  }
+};
+
+}  // namespace
+
+template <typename T>
+void householder_product_reference(const KernelContext&, const HouseholderProductArgs& a) {
+  const DenseTensor x = a.x.contiguous(), tau = a.tau.contiguous();
+  const int64_t m = rows_of(x), n = cols_of(x), k = tau.dim(tau.rank() - 1);
+  const int64_t mats = batch_dims(x.dims()).numel();
+  for (int64_t b = 0; b < mats; ++b) {
+    const Mat t = load<T>(tau, b, 1, k);
+    const Reflectors h{load<T>(x, b, m, n), m, n, t.data()};
+    Mat q(m * n, 0.0);  // H_1 ... H_k applied to the identity's first n columns
+    for (int64_t i = 0; i < std::min(m, n); ++i) q[i * n + i] = 1.0;
+    for (int64_t j = k - 1; j >= 0; --j) h.apply_left(j, q, n);
+    store<T>(q, a.out, b);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(householder_product, reference)
+
+template <typename T>
+void ormqr_reference(const KernelContext&, const OrmqrArgs& a) {
+  const DenseTensor x = a.x.contiguous(), tau = a.tau.contiguous(), y = a.y.contiguous();
+  const int64_t mn = rows_of(x), xc = cols_of(x), k = tau.dim(tau.rank() - 1);
+  const int64_t m = rows_of(y), n = cols_of(y);
+  const int64_t mats = batch_dims(y.dims()).numel();
+  for (int64_t b = 0; b < mats; ++b) {
+    const Mat t = load<T>(tau, b, 1, k);
+    const Reflectors h{load<T>(x, b, mn, xc), mn, xc, t.data()};
+    Mat c = load<T>(y, b, m, n);
+    // Q y = H_1 (... (H_k y)); Q^T y = H_k (... (H_1 y)); y Q = ((y H_1) ...) H_k; y Q^T reversed.
+    const bool last_first = a.left != a.transpose;
+    for (int64_t s = 0; s < k; ++s) {
+      const int64_t j = last_first ? k - 1 - s : s;
+      if (a.left) {
+        h.apply_left(j, c, n);
+      } else {
+        h.apply_right(j, c, m);
+      }
+    }
+    store<T>(c, a.out, b);
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(ormqr, reference)
 
 // Only s is a reference value (u and vh are defined up to signs): u and vh are zeros here.
 template <typename T>
