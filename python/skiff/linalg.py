@@ -228,6 +228,14 @@ def _square(op, x):
         raise _invalid(op, "x", "square matrices [*, N, N]", list(x.shape))
 
 
+def cholesky_inverse(x, upper=False, name=None):
+    """The inverse of A = L L^T (U^T U when upper) from its Cholesky factor x [*, N, N] (zeros
+    in the other triangle, as cholesky returns it): inverse of the product, whose gradient is
+    the full-matrix one torch gives (a solve would only reach x's triangle)."""
+    _square("cholesky_inverse", x)
+    return _ops.inverse(_ops.matmul(x, x, upper, not upper))
+
+
 def matrix_power(x, n, name=None):
     """x^n by repeated squaring (matmul); n < 0 inverts first, n == 0 gives identities."""
     _square("matrix_power", x)
@@ -522,5 +530,5 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
 # Tensor methods (Paddle's tensor_method_func entries of these functions).
 _METHODS = ["inverse", "det", "slogdet", "solve", "triangular_solve", "cholesky",
             "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "pinv",
-            "lstsq", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef", "matrix_exp",
-            "householder_product", "ormqr"]
+            "lstsq", "cholesky_inverse", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef",
+            "matrix_exp", "householder_product", "ormqr"]

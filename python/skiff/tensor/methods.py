@@ -329,6 +329,9 @@ def install():
     from . import index_functions  # take, index_fill, masked_scatter, vander, combinations
     for name in index_functions._METHODS:
         setattr(_T, name, getattr(index_functions, name))
+    from . import math_compositions  # logaddexp, nan_to_num, fmax, hypot, isin, trapezoid, ...
+    for name in math_compositions._METHODS:
+        setattr(_T, name, getattr(math_compositions, name))
     _T.__str__ = __repr__
     _T.__format__ = _format
     _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
