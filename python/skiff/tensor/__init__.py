@@ -5,3 +5,4 @@ from .stat import *  # noqa: F401,F403
 from .math_functions import *  # noqa: F401,F403
 from .index_functions import *  # noqa: F401,F403
 from .math_compositions import *  # noqa: F401,F403
+from .manipulation_functions import *  # noqa: F401,F403

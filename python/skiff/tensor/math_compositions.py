@@ -1,7 +1,8 @@
 """Paddle 3.0's elementwise and small tensor-math functions that need no kernel of their own,
 as compositions of differentiable ops: logaddexp, nan_to_num(_), deg2rad, rad2deg, inner, fmax,
 fmin, hypot(_), copysign(_), signbit, sinc(_), isneginf, isposinf, isreal, isin, trapezoid,
-cumulative_trapezoid, cartesian_prod, block_diag, tril_indices, triu_indices.
+cumulative_trapezoid, cartesian_prod, block_diag, tril_indices, triu_indices, stanh, ldexp(_),
+frexp, reduce_as.
 
 Integer inputs of the functions whose result is real-valued (deg2rad, sinc, hypot, copysign,
 logaddexp) are computed in float32, as Paddle does. Singular points are taken care of with
@@ -383,7 +384,66 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
     return _indices("triu_indices", row, row if col is None else col, offset, dtype, False)
 
 
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    """scale_b * tanh(scale_a * x)."""
+    _check_tensor("stanh", "x", x)
+    return _ops.scale(_ops.tanh(_ops.scale(_as_float(x), float(scale_a), 0.0, True)),
+                      float(scale_b), 0.0, True)
+
+
+def ldexp(x, y, name=None):
+    """x * 2^y (y an integer tensor); the result is floating (float32 for integer x)."""
+    _check_tensor("ldexp", "x", x)
+    _check_tensor("ldexp", "y", y)
+    if y.dtype not in (_D.int8, _D.int16, _D.int32, _D.int64, _D.uint8):
+        raise _errors.InvalidType(f"ldexp: argument 'y' expected an integer tensor, got {y.dtype}")
+    x = _as_float(x)
+    two = _ops.full([], 2.0, x.dtype)
+    return _ops.multiply(x, _ops.elementwise_pow(two, _ops.cast(y, x.dtype)))
+
+
+def ldexp_(x, y, name=None):
+    """ldexp written into x (a floating tensor)."""
+    if isinstance(x, _T) and not _is_float(x):
+        raise _errors.InvalidType(f"ldexp_: argument 'x' expected a floating point tensor, got "
+                                  f"{x.dtype}")
+    return _write_back("ldexp_", x, ldexp(x, y))
+
+
+def frexp(x, name=None):
+    """(mantissa, exponent) with x = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0 for 0);
+    both in x's floating dtype, as Paddle returns them."""
+    _check_tensor("frexp", "x", x)
+    if not _is_float(x):
+        raise _errors.InvalidType(f"frexp: argument 'x' expected a floating point tensor, got "
+                                  f"{x.dtype}")
+    mag = _ops.abs(x)
+    zero = _ops.equal(mag, _ops.zeros_like(mag))
+    safe = _ops.where(zero, _ops.ones_like(mag), mag)
+    e = _ops.floor(_ops.log2(safe))
+    m = _ops.divide(safe, _ops.elementwise_pow(_ops.full_like(e, 2.0), e))
+    # log2 may round across a power of two: bring m back into [1, 2)
+    up = _ops.greater_equal(m, _ops.full_like(m, 2.0))
+    e = _ops.where(up, _ops.scale(e, 1.0, 1.0, True), e)
+    m = _ops.where(up, _ops.scale(m, 0.5, 0.0, True), m)
+    down = _ops.less_than(m, _ops.ones_like(m))
+    e = _ops.where(down, _ops.scale(e, 1.0, -1.0, True), e)
+    m = _ops.where(down, _ops.scale(m, 2.0, 0.0, True), m)
+    e = _ops.scale(e, 1.0, 1.0, True)  # [1, 2) -> [0.5, 1)
+    m = _ops.scale(m, 0.5, 0.0, True)
+    m = _ops.where(_ops.less_than(x, _ops.zeros_like(x)), _ops.neg(m), m)
+    return _ops.where(zero, _ops.zeros_like(x), m), _ops.where(zero, _ops.zeros_like(x), e)
+
+
+def reduce_as(x, target, name=None):
+    """x summed over the dims that broadcasting would have added to target's shape."""
+    _check_tensor("reduce_as", "x", x)
+    _check_tensor("reduce_as", "target", target)
+    return _ops.reduce_as(x, target)
+
+
 _METHODS = ["logaddexp", "nan_to_num", "nan_to_num_", "deg2rad", "rad2deg", "inner", "fmax",
             "fmin", "hypot", "hypot_", "copysign", "copysign_", "signbit", "sinc", "sinc_",
-            "isneginf", "isposinf", "isreal", "isin", "trapezoid", "cumulative_trapezoid"]
+            "isneginf", "isposinf", "isreal", "isin", "trapezoid", "cumulative_trapezoid", "stanh",
+            "ldexp", "ldexp_", "frexp", "reduce_as"]
 __all__ = _METHODS + ["cartesian_prod", "block_diag", "tril_indices", "triu_indices"]

@@ -332,6 +332,9 @@ def install():
     from . import math_compositions  # logaddexp, nan_to_num, fmax, hypot, isin, trapezoid, ...
     for name in math_compositions._METHODS:
         setattr(_T, name, getattr(math_compositions, name))
+    from . import manipulation_functions  # atleast_*, splits, unflatten, *_scatter, ...
+    for name in manipulation_functions._METHODS:
+        setattr(_T, name, getattr(manipulation_functions, name))
     _T.__str__ = __repr__
     _T.__format__ = _format
     _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
