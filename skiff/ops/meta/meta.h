@@ -13,6 +13,7 @@
 #include "skiff/ops/meta/math_functions_meta.h"
 #include "skiff/ops/meta/nn_meta.h"
 #include "skiff/ops/meta/optimizer_meta.h"
+#include "skiff/ops/meta/quant_meta.h"
 #include "skiff/ops/meta/reduction_meta.h"
 #include "skiff/ops/meta/statistics_meta.h"
 #include "skiff/ops/meta/unary_meta.h"

@@ -29,6 +29,7 @@ const OpDb& OpDb::get() {
     add_lapack_op_infos(d);
     add_math_functions_op_infos(d);
     add_statistics_op_infos(d);
+    add_quant_op_infos(d);
     return d;
   }();
   return db;
