@@ -24,6 +24,8 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_profiler(profiler);
   auto comm = m.def_submodule("comm", "Process groups and the TCP store (skiff/comm)");
   sp::bind_comm(comm);
+  auto dist = m.def_submodule("dist", "Distributed tensors and reshard (skiff/dist)");
+  sp::bind_dist(dist);
   auto inference = m.def_submodule("inference", "The C++ predictor (include/skiff/inference.h)");
   sp::bind_inference(inference);
   auto ops = m.def_submodule("ops", "Every op record, with the record's argument names");

@@ -11,6 +11,9 @@ from .group import (  # noqa: F401
     Group, destroy_process_group, get_backend, get_group, get_rank, get_world_size,
     init_parallel_env, is_available, is_initialized, new_group)
 from .data_parallel import DataParallel  # noqa: F401
+from .auto_parallel import (  # noqa: F401
+    Partial, Placement, ProcessMesh, ReduceType, Replicate, Shard, dtensor_from_fn,
+    dtensor_from_local, dtensor_to_local, reshard, shard_tensor, unshard_dtensor)
 from . import launch  # noqa: F401
 from . import fleet  # noqa: F401
 

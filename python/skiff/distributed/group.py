@@ -132,6 +132,8 @@ def init_parallel_env():
     _state.store, _state.rank, _state.world_size = store, rank, world
     _state.hostname, _state.timeout = hostname, timeout
     _state.global_group = Group(rank, 0, list(range(world)), pg, "_default_pg")
+    # Reshard (C++, skiff/dist) makes its own per-mesh-dim groups over the same store.
+    _C.dist.set_comm_context(store, rank, world, hostname, timeout)
     _state.groups = {0: _state.global_group}
     _state.next_gid = 1
     return _state.global_group
@@ -189,6 +191,7 @@ def destroy_process_group(group=None):
         g._pg = None
     store = _state.store
     _state.groups, _state.global_group, _state.store = {}, None, None
+    _C.dist.clear_comm_context()
     if store is not None:
         try:
             store.leave()

@@ -287,7 +287,11 @@ def numel(self, name=None):
 
 
 def numpy(self, *args, **kwargs):
-    """A numpy array holding a copy of the values (Paddle's optional arguments are ignored)."""
+    """A numpy array holding a copy of the values (Paddle's optional arguments are ignored); for
+    a dist tensor, the global value (a reshard to Replicate: every rank of the mesh calls it)."""
+    if _C.dist.is_dist(self):
+        from ..distributed.auto_parallel.api import unshard_dtensor
+        return _CPP["numpy"](unshard_dtensor(self))
     return _CPP["numpy"](self)
 
 

@@ -1,0 +1,134 @@
+"""Rank programs for test_dtensor.py: each runs on every rank of a job started by the test
+(init_parallel_env from PADDLE_* variables) and exits non-zero with a message on a mismatch."""
+import sys
+
+import numpy as np
+
+import skiff as paddle
+import skiff.distributed as dist
+
+
+def check(cond, what):
+    if not cond:
+        raise SystemExit(f"rank {dist.get_rank()}: {what}")
+
+
+def equal(a, b, what):
+    a, b = np.asarray(a), np.asarray(b)
+    check(a.shape == b.shape and np.array_equal(a, b), f"{what}: got {a} expected {b}")
+
+
+def placements_1d():
+    return [[dist.Replicate()], [dist.Shard(0)], [dist.Shard(1)], [dist.Partial()],
+            [dist.Partial(dist.ReduceType.kRedAvg)], [dist.Partial(dist.ReduceType.kRedMax)]]
+
+
+def placements_2d():
+    one = [dist.Replicate(), dist.Shard(0), dist.Shard(1), dist.Partial()]
+    return [[a, b] for a in one for b in one if not (a.is_shard() and a == b)]
+
+
+def local_piece(full, mesh, placements, rank):
+    """numpy's view of the piece Paddle's ceil split gives `rank` (Partial: the full value)."""
+    coord = [int(c[0]) for c in np.nonzero(mesh.mesh == rank)]
+    piece = full
+    for axis, p in enumerate(placements):
+        if p.is_shard():
+            d, n, k = p.get_dim(), full.shape[p.get_dim()], mesh.shape[axis]
+            c = -(-n // k)
+            b = min(coord[axis] * c, n)
+            piece = np.take(piece, range(b, min(b + c, n)), axis=d)
+    return piece
+
+
+def round_trips(mesh, cases, shape):
+    rank = dist.get_rank()
+    full = np.arange(int(np.prod(shape)), dtype="float32").reshape(shape) + 1
+    x = paddle.to_tensor(full)
+    for src in cases:
+        t = dist.shard_tensor(x, mesh, src)
+        check(t.is_dist() and t.shape == list(shape), f"shard_tensor {src}: {t.shape}")
+        check(t.placements == src and t.process_mesh == mesh, f"placements {t.placements}")
+        if not any(p.is_partial() for p in src):
+            equal(t._local_value().numpy(), local_piece(full, mesh, src, rank), f"piece {src}")
+        for dst in cases:
+            r = dist.reshard(t, mesh, dst)
+            check(r.placements == dst, f"{src} -> {dst}: placements {r.placements}")
+            if not any(p.is_partial() for p in dst):
+                equal(r._local_value().numpy(), local_piece(full, mesh, dst, rank),
+                      f"{src} -> {dst} local")
+            equal(dist.unshard_dtensor(r).numpy(), full, f"{src} -> {dst} unshard")
+            equal(r.numpy(), full, f"{src} -> {dst} numpy")
+
+
+def reshard_1d():
+    dist.init_parallel_env()
+    n = dist.get_world_size()
+    mesh = dist.ProcessMesh(list(range(n)), dim_names=["x"])
+    round_trips(mesh, placements_1d(), (7, 5))   # Paddle's uneven case: 2,2,2,1 and 2,2,1,0
+    round_trips(mesh, placements_1d(), (2, 3))   # zero-size shards on 4 ranks
+
+
+def reshard_2d():
+    dist.init_parallel_env()
+    mesh = dist.ProcessMesh([[2, 0], [3, 1]], dim_names=["dp", "mp"])
+    round_trips(mesh, placements_2d(), (7, 5))
+
+
+def api():
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    mesh = dist.ProcessMesh(list(range(n)), dim_names=["x"])
+    # dtensor_from_local / dtensor_to_local: the global shape is local x mesh size.
+    local = paddle.full([2, 3], float(rank))
+    t = dist.dtensor_from_local(local, mesh, [dist.Shard(0)])
+    check(t.shape == [2 * n, 3], f"dtensor_from_local shape {t.shape}")
+    want = np.repeat(np.arange(n, dtype="float32"), 2)[:, None] * np.ones((1, 3), "float32")
+    equal(t.numpy(), want, "dtensor_from_local global value")
+    equal(dist.dtensor_to_local(t, mesh, [dist.Shard(0)]).numpy(), local.numpy(), "to_local")
+    # Partial from local pieces: the global value is the sum.
+    p = dist.dtensor_from_local(paddle.full([3], float(rank + 1)), mesh, [dist.Partial()])
+    equal(p.numpy(), np.full([3], n * (n + 1) / 2, "float32"), "partial sum")
+    # stop_gradient follows Paddle: the data's flag, or the argument.
+    w = paddle.ones([4, 2])
+    w.stop_gradient = False
+    check(dist.shard_tensor(w, mesh, [dist.Shard(0)]).stop_gradient is False, "stop_gradient")
+    check(dist.shard_tensor(w, mesh, [dist.Shard(0)], stop_gradient=True).stop_gradient,
+          "stop_gradient=True")
+    # Lists and dtype.
+    s = dist.shard_tensor([[1, 2], [3, 4]], mesh, [dist.Replicate()], dtype="float64")
+    check(s.dtype == paddle.float64, f"dtype {s.dtype}")
+    check(not paddle.ones([2]).is_dist() and paddle.ones([2]).placements is None, "dense")
+    # Bad inputs, with Paddle's classes.
+    x = paddle.ones([4, 4])
+    errors = [
+        (lambda: dist.shard_tensor(x, mesh, [dist.Shard(0), dist.Shard(1)]), ValueError,
+         "one placement per mesh dim (1)"),
+        (lambda: dist.shard_tensor(x, mesh, [dist.Shard(2)]), ValueError,
+         "Shard dims in [0, 2) for a 2-d tensor, got Shard(dim=2)"),
+        (lambda: dist.shard_tensor(x, dist.ProcessMesh(list(range(n + 1))), [dist.Shard(0)]),
+         ValueError, f"process ids below the world size {n}"),
+        (lambda: dist.shard_tensor(x, [0, 1], [dist.Shard(0)]), ValueError,
+         "expected a paddle.distributed.ProcessMesh"),
+        (lambda: dist.reshard(x, mesh, [dist.Shard(0)]), ValueError,
+         "expected a distributed tensor"),
+        (lambda: dist.reshard(t, mesh, [dist.Shard(0), dist.Shard(1)]), ValueError,
+         "one placement per mesh dim"),
+        (lambda: dist.dtensor_from_local(t, mesh, [dist.Shard(0)]), ValueError,
+         "The input should be a local tensor."),
+        (lambda: dist.dtensor_to_local(x, mesh, [dist.Shard(0)]), ValueError,
+         "The input should be a distributed tensor."),
+        (lambda: paddle.add(t, t), TypeError, "got a distributed tensor"),
+        (lambda: dist.Shard(-1), ValueError, "non-negative int"),
+    ]
+    for fn, cls, part in errors:
+        try:
+            fn()
+        except cls as e:
+            check(part in str(e), f"message {e!r} lacks {part!r}")
+        else:
+            check(False, f"no {cls.__name__} for {part!r}")
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]]()
