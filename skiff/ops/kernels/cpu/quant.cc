@@ -15,6 +15,7 @@
 
 #include "skiff/core/parallel.h"
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/kernels/cpu/isa.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/kernels/cpu/onednn.h"
 #include "skiff/ops/kernels/quant_layout.h"
@@ -75,38 +76,82 @@ void dequantize_row(const int8_t* row, const A* scales, int64_t n, int64_t j,
   }
 }
 
-// Independent lane sums so that the compiler vectorizes without reassociating.
-template <typename A>
-A dot(const A* a, const A* b, int64_t k) {
-  constexpr int kLanes = 16;
-  A acc[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= k; i += kLanes) {
-    for (int l = 0; l < kLanes; ++l) acc[l] += a[i + l] * b[i + l];
-  }
-  A s = 0;
-  for (int l = 0; l < kLanes; ++l) s += acc[l];
-  for (; i < k; ++i) s += a[i] * b[i];
-  return s;
-}
-
 struct Sizes {
   int64_t m, k, n;
 };
 
-// out[m, n] = x[m, k] @ deq(w)^T (+ bias) in A, written through `put(m, j, value)`.
+// sum x[i] * q[i] over values [k0, k1) of an int8 row (unscaled), in independent lanes.
+template <typename A>
+A row_dot8(const A* x, const int8_t* row, int64_t k0, int64_t k1) {
+  constexpr int kLanes = 16;
+  A acc[kLanes] = {};
+  int64_t i = k0;
+  for (; i + kLanes <= k1; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) acc[l] += x[i + l] * static_cast<A>(row[i + l]);
+  }
+  A sum = 0;
+  for (int l = 0; l < kLanes; ++l) sum += acc[l];
+  for (; i < k1; ++i) sum += x[i] * static_cast<A>(row[i]);
+  return sum;
+}
+
+// The same for an int4 row; k0 is even (groups are 64 or 128 values).
+template <typename A>
+A row_dot4(const A* x, const int8_t* row, int64_t k0, int64_t k1) {
+  constexpr int kLanes = 16;
+  A lo[kLanes] = {}, hi[kLanes] = {};
+  const int64_t b0 = k0 / 2, b1 = k1 / 2;  // whole bytes
+  int64_t b = b0;
+  for (; b + kLanes <= b1; b += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      const int8_t v = row[b + l];
+      lo[l] += x[2 * (b + l)] * static_cast<A>(static_cast<int8_t>(v << 4) >> 4);
+      hi[l] += x[2 * (b + l) + 1] * static_cast<A>(v >> 4);
+    }
+  }
+  A sum = 0;
+  for (int l = 0; l < kLanes; ++l) sum += lo[l] + hi[l];
+  for (; b < b1; ++b) {
+    const int8_t v = row[b];
+    sum += x[2 * b] * static_cast<A>(static_cast<int8_t>(v << 4) >> 4) +
+           x[2 * b + 1] * static_cast<A>(v >> 4);
+  }
+  if (k1 % 2) sum += x[k1 - 1] * static_cast<A>(quant::value_at(row, k1 - 1, 4));
+  return sum;
+}
+
+// x [k] . dequantized row j: unscaled sums per channel or per group, times their scales.
+template <typename A>
+A row_dot(const A* x, const int8_t* row, const A* scales, int64_t n, int64_t j,
+          const quant::Format& f, int64_t k) {
+  auto part = [&](int64_t k0, int64_t k1) {
+    return f.bits == 8 ? row_dot8(x, row, k0, k1) : row_dot4(x, row, k0, k1);
+  };
+  if (f.group < 0) return part(0, k) * scales[j];
+  A sum = 0;
+  for (int64_t g0 = 0; g0 < k; g0 += f.group) {
+    sum += part(g0, std::min(k, g0 + f.group)) * scales[(g0 / f.group) * n + j];
+  }
+  return sum;
+}
+
+// out[m, n] = x[m, k] @ deq(w)^T (+ bias) in A, written through `put(m, j, value)`: each
+// quantized row is read once for all m rows of x, compiled for the best ISA.
 template <typename A, typename Put>
 void linear_direct(const std::vector<A>& xf, const int8_t* w, int64_t row_bytes,
                    const std::vector<A>& scales, const std::vector<A>& bias, const quant::Format& f,
                    Sizes s, const Put& put) {
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(s.m * s.k, 1));
   parallel_for(0, s.n, grain, [&](int64_t j0, int64_t j1) {
-    std::vector<A> wd(s.k);
-    for (int64_t j = j0; j < j1; ++j) {
-      dequantize_row(w + j * row_bytes, scales.data(), s.n, j, f, 0, s.k, wd.data());
-      const A b = bias.empty() ? A(0) : bias[j];
-      for (int64_t r = 0; r < s.m; ++r) put(r, j, dot(xf.data() + r * s.k, wd.data(), s.k) + b);
-    }
+    cpu::run_best_isa([&] {
+      for (int64_t j = j0; j < j1; ++j) {
+        const A b = bias.empty() ? A(0) : bias[j];
+        const int8_t* row = w + j * row_bytes;
+        for (int64_t r = 0; r < s.m; ++r) {
+          put(r, j, row_dot(xf.data() + r * s.k, row, scales.data(), s.n, j, f, s.k) + b);
+        }
+      }
+    });
   });
 }
 
