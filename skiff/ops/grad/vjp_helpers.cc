@@ -471,12 +471,44 @@ Tensor scatter_along_grad(const Tensor& grad, const Tensor& x, const Tensor& ind
   return put_along_axis(zeros_like(x), indices, grad, axis, "add");
 }
 
-Tensor put_along_axis_grad(const Tensor& grad, const Tensor& out, const Tensor& indices,
-                           const Tensor& values, int64_t axis, const std::string& reduce,
-                           bool include_self, int wrt) {
+namespace {
+
+// 1 at the positions of `like` that put_along_axis writes, 0 elsewhere.
+Tensor touched(const Tensor& like, const Tensor& indices, const Tensor& values, int64_t axis) {
+  return put_along_axis(zeros_like(like), indices, ones_like(values), axis, "assign");
+}
+
+}  // namespace
+
+Tensor put_along_axis_grad(const Tensor& grad, const Tensor& arr, const Tensor& out,
+                           const Tensor& indices, const Tensor& values, int64_t axis,
+                           const std::string& reduce, bool include_self, int wrt) {
   const bool mul = reduce == "mul" || reduce == "multiply";
+  if (reduce == "mean") {
+    // out[p] = (self + sum of the values put at p) / count[p]; untouched positions keep arr.
+    const Tensor base = include_self ? ones_like(grad) : zeros_like(grad);
+    const Tensor count = put_along_axis(base, indices, ones_like(values), axis, "add");
+    const Tensor share = divide(grad, maximum(count, ones_like(count)));
+    if (wrt == 1) return reduce_as(take_along_axis(share, indices, axis), values);
+    if (include_self) return share;
+    return multiply(grad, subtract(ones_like(grad), touched(grad, indices, values, axis)));
+  }
+  if (reduce == "amax" || reduce == "amin") {
+    // The gradient goes to the elements equal to the result, split evenly among ties (torch's
+    // rule); self counts when included, and always where nothing was put.
+    const DType dt = grad.dtype();
+    const Tensor self_eq =
+        include_self ? cast(equal(arr, out), dt)
+                     : subtract(ones_like(grad), touched(grad, indices, values, axis));
+    const Tensor picked = take_along_axis(out, indices, axis);
+    const Tensor value_eq = cast(equal(add(values, zeros_like(picked)), picked), dt);
+    const Tensor ties = put_along_axis(self_eq, indices, value_eq, axis, "add");
+    const Tensor share = divide(grad, maximum(ties, ones_like(ties)));
+    if (wrt == 1) return reduce_as(multiply(take_along_axis(share, indices, axis), value_eq), values);
+    return multiply(share, self_eq);
+  }
   SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || mul, kUnimplemented, "put_along_axis_grad",
-                "reduce", "'assign', 'add' or 'mul'", reduce);
+                "reduce", "'assign', 'add', 'mul', 'mean', 'amax' or 'amin'", reduce);
   if (mul) {
     // out[p] = (include_self ? arr[p] : 1) * prod of the values put at p; values must be
     // non-zero (like Paddle's rule, the value gradient divides by the value).

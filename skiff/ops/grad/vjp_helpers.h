@@ -135,9 +135,9 @@ Tensor outer_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool wrt
 /// Gradient of a gather along `axis` by `indices` (sort, topk, take_along_axis).
 Tensor scatter_along_grad(const Tensor& grad, const Tensor& x, const Tensor& indices, int64_t axis);
 /// put_along_axis: wrt 0 = arr, 1 = values.
-Tensor put_along_axis_grad(const Tensor& grad, const Tensor& out, const Tensor& indices,
-                           const Tensor& values, int64_t axis, const std::string& reduce,
-                           bool include_self, int wrt);
+Tensor put_along_axis_grad(const Tensor& grad, const Tensor& arr, const Tensor& out,
+                           const Tensor& indices, const Tensor& values, int64_t axis,
+                           const std::string& reduce, bool include_self, int wrt);
 
 // Ops that move, select or repeat elements (movement_grads.cc; see Note [Index-map gradients]).
 /// x's flat element indices (int64) in x's shape.

@@ -477,8 +477,10 @@ void take_along_axis_meta(std::string_view op, const TensorMeta& arr, const Tens
 void put_along_axis_meta(std::string_view op, const TensorMeta& arr, const TensorMeta& indices,
                          const TensorMeta& values, int64_t axis, const std::string& reduce, bool,
                          TensorMeta* out) {
-  SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || reduce == "mul" || reduce == "multiply",
-                kInvalidArgument, op, "reduce", "one of assign, add, mul, multiply", reduce);
+  SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || reduce == "mul" || reduce == "multiply" ||
+                    reduce == "mean" || reduce == "amax" || reduce == "amin",
+                kInvalidArgument, op, "reduce", "one of assign, add, mul, multiply, mean, amax, amin",
+                reduce);
   check_same_dtype(op, "values", arr.dtype, values.dtype);
   const Dims d = along_axis_dims(op, arr, indices, axis);
   bool ok = values.dims.size() <= d.size();

@@ -219,6 +219,15 @@ void add_scatter_ops(OpDb& db) {
                    {{"axis", I(1)}, {"reduce", S("add")}, {"include_self", false}}),
             sample({{3, 4}, {3, 2}, {3, 2}},
                    {{"axis", I(1)}, {"reduce", S("mul")}, {"include_self", false}}),
+            sample({{3, 4}, {3, 2}, {3, 2}}, {{"axis", I(1)}, {"reduce", S("mean")}}),
+            sample({{3, 4}, {2, 4}, {1}},
+                   {{"axis", I(0)}, {"reduce", S("mean")}, {"include_self", false}}),
+            sample({{3, 4}, {3, 3}, {3, 3}}, {{"axis", I(1)}, {"reduce", S("amax")}}),
+            sample({{3, 4}, {3, 2}, {3, 2}},
+                   {{"axis", I(1)}, {"reduce", S("amax")}, {"include_self", false}}),
+            sample({{4, 3}, {2, 3}, {2, 3}}, {{"axis", I(0)}, {"reduce", S("amin")}}),
+            sample({{3, 4}, {3, 2}, {3, 2}},
+                   {{"axis", I(1)}, {"reduce", S("amin")}, {"include_self", false}}),
             sample({{200, 300}, {200, 300}, {200, 300}}, {{"axis", I(1)}, {"reduce", S("add")}})},
            {{1, unique_along_axes()}}, {{1, DType::kInt64}}));
 }

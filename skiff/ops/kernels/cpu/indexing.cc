@@ -4,7 +4,11 @@
 // once, checked, and never used out of range.
 #include "skiff/ops/generated/kernels/indexing.h"
 
+#include <algorithm>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "skiff/core/views.h"
 #include "skiff/ops/kernel.h"
@@ -273,30 +277,45 @@ void put_along_axis_cpu_t(const KernelContext& c, const PutAlongAxisArgs& a) {
   Dims os = a.out->strides();
   const int64_t out_axis_stride = os[axis];
   os[axis] = 0;
-  const int mode = a.reduce == "assign" ? 0 : a.reduce == "add" ? 1 : 2;
+  // 0 assign, 1 add, 2 mul, 3 mean (a sum, divided by the count afterwards), 4 amax, 5 amin.
+  const std::string& r = a.reduce;
+  const int mode = r == "assign" ? 0 : r == "add" ? 1 : r == "mean" ? 3 : r == "amax" ? 4
+                 : r == "amin" ? 5 : 2;
   Accum<T> acc(*a.out);
   auto* o = acc.p;
   using C = typename Accum<T>::C;
+  const C identity = mode == 2 ? C(1) : mode == 4 ? std::numeric_limits<C>::lowest()
+                   : mode == 5 ? std::numeric_limits<C>::max() : C(0);
+  std::vector<int64_t> count(mode == 3 ? a.out->numel() : 0, 0);
   const T* pv = static_cast<const T*>(vb.raw_data());
   const int64_t len = d[axis];
   for_each_line<3>(d, axis, {os, is, vs}, [&](const std::array<int64_t, 3>& off) {
     if (!a.include_self && mode != 0) {
       for (int64_t k = 0; k < len; ++k) {
-        o[off[0] + idx[off[1] + k * is[axis]] * out_axis_stride] = C(mode == 1 ? 0 : 1);
+        o[off[0] + idx[off[1] + k * is[axis]] * out_axis_stride] = identity;
       }
     }
     for (int64_t k = 0; k < len; ++k) {
-      C& dst = o[off[0] + idx[off[1] + k * is[axis]] * out_axis_stride];
+      const int64_t at = off[0] + idx[off[1] + k * is[axis]] * out_axis_stride;
+      C& dst = o[at];
       const C v = cpu::load(pv[off[2] + k * vs[axis]]);
       if (mode == 0) {
         dst = v;
-      } else if (mode == 1) {
+      } else if (mode == 1 || mode == 3) {
         dst += v;
-      } else {
+        if (mode == 3) ++count[at];
+      } else if (mode == 2) {
         dst *= v;
+      } else if (mode == 4) {
+        dst = std::max(dst, v);
+      } else {
+        dst = std::min(dst, v);
       }
     }
   });
+  for (size_t at = 0; at < count.size(); ++at) {  // mean: self (when included) counts once
+    if (count[at]) o[at] = static_cast<C>(o[at] / static_cast<C>(count[at] + a.include_self));
+  }
   acc.finish();
 }
 

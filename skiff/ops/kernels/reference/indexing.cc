@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
 #include <map>
 
 #include "skiff/ops/kernel.h"
@@ -199,19 +202,33 @@ void put_along_axis_reference(const KernelContext& c, const PutAlongAxisArgs& a)
     oi[axis] = checked(c.op, "indices", i, a.arr.dim(axis), true);
     return offset_of(*a.out, oi.data());
   };
-  if (!a.include_self && a.reduce != "assign") {
-    const T identity = a.reduce == "add" ? T(0) : T(1);
+  const std::string& red = a.reduce;
+  if (!a.include_self && red != "assign") {
+    const T identity = red == "mul" || red == "multiply" ? T(1)
+                       : red == "amax" ? std::numeric_limits<T>::lowest()
+                       : red == "amin" ? std::numeric_limits<T>::max() : T(0);
     for_each_index(d, [&](const int64_t* idx) { set<T>(*a.out, target(idx), identity); });
   }
+  std::vector<int64_t> count(a.out->numel(), a.include_self ? 1 : 0);
+  std::vector<bool> hit(a.out->numel(), false);
   for_each_index(d, [&](const int64_t* idx) {
     const int64_t o = target(idx);
     const T v = get<T>(a.values, broadcast_offset(a.values, idx, a.arr.rank()));
     const T old = get<T>(*a.out, o);
     T r = v;
-    if (a.reduce == "add") r = static_cast<T>(old + v);
-    if (a.reduce == "mul" || a.reduce == "multiply") r = static_cast<T>(old * v);
+    if (red == "add" || red == "mean") r = static_cast<T>(old + v);
+    if (red == "mul" || red == "multiply") r = static_cast<T>(old * v);
+    if (red == "amax") r = std::max(old, v);
+    if (red == "amin") r = std::min(old, v);
     set<T>(*a.out, o, r);
+    ++count[o];
+    hit[o] = true;
   });
+  if (red == "mean") {  // the sum over self (when included) and the values, divided by their count
+    for (int64_t o = 0; o < a.out->numel(); ++o) {
+      if (hit[o]) set<T>(*a.out, o, static_cast<T>(get<T>(*a.out, o) / static_cast<T>(count[o])));
+    }
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(put_along_axis, reference)
 
