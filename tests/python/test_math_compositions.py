@@ -198,3 +198,36 @@ def test_bad_inputs():
     w.stop_gradient = False
     with pytest.raises(ValueError, match=r"\(InvalidArgument\) nan_to_num_: argument 'x' expected a tensor that does not require grad"):
         w.nan_to_num_()
+
+
+@pytest.mark.parametrize("dtype,tol", FLOATS)
+def test_inverse_hyperbolic_and_atan2_match_torch(dtype, tol):
+    rng = np.random.default_rng(4)
+    _grad_pair(paddle.asinh, torch.asinh, [np.array([-3.0, -1e-4, 0.0, 0.5, 20.0])], dtype, tol)
+    _grad_pair(paddle.acosh, torch.acosh, [np.array([1.5, 2.0, 10.0, 1e3])], dtype, tol)
+    _grad_pair(paddle.atanh, torch.atanh, [np.array([-0.9, -1e-4, 0.0, 0.5, 0.99])], dtype, tol)
+    a, b = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    _grad_pair(paddle.atan2, torch.atan2, [a, b], dtype, tol)
+    x = np.array([1.0, -1, 0, 2, -2, 0, 3, -3])
+    y = np.array([1.0, 1, -1, -1, -1, 0, 0, 0])
+    np.testing.assert_allclose(paddle.atan2(paddle.to_tensor(x), paddle.to_tensor(y)).numpy(),
+                               np.arctan2(x, y), atol=1e-15)
+    assert paddle.atan2(paddle.to_tensor([1]), paddle.to_tensor([2])).dtype == paddle.float64
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(paddle.atanh(paddle.to_tensor([1.0, -1.0, 2.0])).numpy(),
+                                      np.arctanh([1.0, -1.0, 2.0]))
+        assert np.isnan(paddle.acosh(paddle.to_tensor([0.5])).numpy()[0])
+
+
+def test_logspace():
+    np.testing.assert_allclose(paddle.logspace(0, 3, 4).numpy(), np.logspace(0, 3, 4), rtol=1e-6)
+    out = paddle.logspace(-1.0, 2.0, 5, 2.0, "float64")
+    assert out.dtype == paddle.float64
+    np.testing.assert_allclose(out.numpy(), np.logspace(-1, 2, 5, base=2.0), rtol=1e-14)
+    assert paddle.logspace(1, 2, 0).shape == [0]
+    with pytest.raises(ValueError, match=r"\(InvalidArgument\) logspace: argument 'num' expected a non-negative int"):
+        paddle.logspace(0, 1, -2)
+    with pytest.raises(TypeError, match=r"\(InvalidType\) logspace: argument 'base' expected a number or a Tensor"):
+        paddle.logspace(0, 1, 3, "10")
+    with pytest.raises(TypeError, match=r"\(InvalidType\) atan2: argument 'y' expected a Tensor"):
+        paddle.atan2(paddle.ones([2]), 1.0)

@@ -2,7 +2,7 @@
 as compositions of differentiable ops: logaddexp, nan_to_num(_), deg2rad, rad2deg, inner, fmax,
 fmin, hypot(_), copysign(_), signbit, sinc(_), isneginf, isposinf, isreal, isin, trapezoid,
 cumulative_trapezoid, cartesian_prod, block_diag, tril_indices, triu_indices, stanh, ldexp(_),
-frexp, reduce_as.
+frexp, reduce_as, asinh, acosh, atanh (log1p forms, accurate near their zeros), atan2, logspace.
 
 Integer inputs of the functions whose result is real-valued (deg2rad, sinc, hypot, copysign,
 logaddexp) are computed in float32, as Paddle does. Singular points are taken care of with
@@ -442,8 +442,75 @@ def reduce_as(x, target, name=None):
     return _ops.reduce_as(x, target)
 
 
+def asinh(x, name=None):
+    """asinh(x) = +-log1p(+-x + x^2 / (1 + sqrt(1 + x^2))), exact near 0; the branches are
+    picked by sign without abs, so the gradient at 0 is 1."""
+    _check_tensor("asinh", "x", x)
+    x = _as_float(x)
+    sq = _ops.square(x)
+    tail = _ops.divide(sq, _ops.scale(_ops.sqrt(_ops.scale(sq, 1.0, 1.0, True)), 1.0, 1.0, True))
+    pos = _ops.log1p(_ops.add(x, tail))
+    neg = _ops.neg(_ops.log1p(_ops.subtract(tail, x)))
+    return _ops.where(_ops.less_than(x, _ops.zeros_like(x)), neg, pos)
+
+
+def acosh(x, name=None):
+    """acosh(x) = log1p(t + sqrt(t (t + 2))), t = x - 1 (NaN below 1)."""
+    _check_tensor("acosh", "x", x)
+    t = _ops.scale(_as_float(x), 1.0, -1.0, True)
+    return _ops.log1p(_ops.add(t, _ops.sqrt(_ops.multiply(t, _ops.scale(t, 1.0, 2.0, True)))))
+
+
+def atanh(x, name=None):
+    """atanh(x) = log1p(2x / (1 - x)) / 2 (+-inf at +-1, NaN outside [-1, 1])."""
+    _check_tensor("atanh", "x", x)
+    x = _as_float(x)
+    ratio = _ops.divide(_ops.scale(x, 2.0, 0.0, True), _ops.scale(x, -1.0, 1.0, True))
+    return _ops.scale(_ops.log1p(ratio), 0.5, 0.0, True)
+
+
+def atan2(x, y, name=None):
+    """The angle of the point (y, x): arctan(x / y) in the quadrant of (y, x), in (-pi, pi];
+    integer inputs give float64, as Paddle's."""
+    _check_tensor("atan2", "x", x)
+    _check_tensor("atan2", "y", y)
+    if not _is_float(x) and not _is_float(y):
+        x, y = _ops.cast(x, "float64"), _ops.cast(y, "float64")
+    x, y = _pair("atan2", x, y)
+    zero = _ops.zeros_like(_ops.add(x, y))
+    y_zero = _ops.equal(y, zero)
+    base = _ops.atan(_ops.divide(x, _ops.where(y_zero, _ops.ones_like(zero), _ops.add(y, zero))))
+    pi = _ops.full_like(zero, math.pi)
+    x_neg = _ops.less_than(x, zero)
+    shifted = _ops.where(x_neg, _ops.subtract(base, pi), _ops.add(base, pi))
+    out = _ops.where(_ops.less_than(y, zero), shifted, base)
+    axis = _ops.where(x_neg, _ops.scale(pi, -0.5, 0.0, True), _ops.scale(pi, 0.5, 0.0, True))
+    axis = _ops.where(_ops.equal(x, zero), zero, axis)
+    return _ops.where(y_zero, axis, out)
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """num points base ** linspace(start, stop, num) (float32 by default)."""
+    for arg, v in (("start", start), ("stop", stop), ("base", base)):
+        if isinstance(v, _T):
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _errors.InvalidType(f"logspace: argument '{arg}' expected a number or a Tensor, "
+                                      f"got {type(v).__name__}")
+    n = int(num.item()) if isinstance(num, _T) else num
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise _errors.InvalidArgument(f"logspace: argument 'num' expected a non-negative int, got "
+                                      f"{num!r}")
+    def val(v):
+        return float(v.item()) if isinstance(v, _T) else float(v)
+    dt = dtype if dtype is not None else _C.get_default_dtype()
+    exps = _ops.linspace(val(start), val(stop), n, "float64")
+    out = _ops.elementwise_pow(_ops.full_like(exps, val(base)), exps)
+    return _ops.cast(out, dt)
+
+
 _METHODS = ["logaddexp", "nan_to_num", "nan_to_num_", "deg2rad", "rad2deg", "inner", "fmax",
             "fmin", "hypot", "hypot_", "copysign", "copysign_", "signbit", "sinc", "sinc_",
             "isneginf", "isposinf", "isreal", "isin", "trapezoid", "cumulative_trapezoid", "stanh",
-            "ldexp", "ldexp_", "frexp", "reduce_as"]
-__all__ = _METHODS + ["cartesian_prod", "block_diag", "tril_indices", "triu_indices"]
+            "ldexp", "ldexp_", "frexp", "reduce_as", "asinh", "acosh", "atanh", "atan2"]
+__all__ = _METHODS + ["cartesian_prod", "block_diag", "tril_indices", "triu_indices", "logspace"]
