@@ -8,6 +8,7 @@
 #include "skiff/base/error.h"
 #include "skiff/comm/tcp_store.h"
 #include "skiff/dist/dist_tensor.h"
+#include "skiff/dist/eager/dist_mode.h"
 #include "skiff/dist/reshard/reshard.h"
 #include "skiff/dist/shard_layout.h"
 #include "skiff/python/bind.h"
@@ -91,6 +92,7 @@ void bind_dist(py::module_& m) {
                            const std::vector<PlacementArg>& ps) {
     auto pm = mesh_of(mesh);
     dist::check_mesh_in_world("shard_tensor", pm, world_size());
+    dist::enable_dist_mode();
     return dist::shard_dense("shard_tensor", dense_arg(t, "shard_tensor", "data").contiguous(), pm,
                              placements_of(ps), this_rank());
   });
@@ -98,6 +100,7 @@ void bind_dist(py::module_& m) {
                                  const std::vector<PlacementArg>& ps) {
     auto pm = mesh_of(mesh);
     dist::check_mesh_in_world("dtensor_from_local", pm, world_size());
+    dist::enable_dist_mode();
     return dist::dist_from_local("dtensor_from_local",
                                  dense_arg(t, "dtensor_from_local", "local_tensor"), pm,
                                  placements_of(ps), this_rank());
@@ -119,6 +122,7 @@ void bind_dist(py::module_& m) {
     return py::make_tuple(py::make_tuple(pm.shape(), pm.process_ids(), pm.dim_names()),
                           placements_to_py(d->placements()));
   });
+  m.def("rule_cache_size", &dist::dist_mode_cache_size);
   m.def("is_dist", [](const Tensor& t) { return dist::as_dist(t) != nullptr; });
 }
 

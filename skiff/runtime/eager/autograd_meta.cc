@@ -1,5 +1,9 @@
 #include "skiff/runtime/eager/autograd_meta.h"
 
+#include <atomic>
+
+#include "skiff/runtime/eager/detach_hook.h"
+
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/symbolic_tensor.h"
 
@@ -52,9 +56,23 @@ Edge gradient_edge(const Tensor& t) {
   return {acc, 0};
 }
 
+namespace {
+std::atomic<DetachFn> g_detach_dist{nullptr};
+}  // namespace
+
+void set_detach_for_kind(TensorKind kind, DetachFn fn) {
+  SKIFF_ENFORCE(kind == TensorKind::kDist, kInvalidArgument, "set_detach_for_kind", "kind",
+                "TensorKind::kDist", static_cast<int>(kind));
+  g_detach_dist.store(fn);
+}
+
 Tensor detach(const Tensor& t) {
   // A new impl sharing the data (storage, or the IR value of a captured tensor), no autograd state.
   if (const jit::SymbolicTensor* s = jit::as_symbolic(t)) return jit::symbolic_copy(*s);
+  if (t.defined() && t.kind() == TensorKind::kDist) {
+    DetachFn fn = g_detach_dist.load();
+    if (fn != nullptr) return fn(t);
+  }
   SKIFF_ENFORCE(t.is_dense(), kUnimplemented, "detach", "tensor", "a dense or symbolic tensor",
                 "another kind");
   return Tensor(t.dense());
