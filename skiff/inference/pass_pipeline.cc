@@ -1,6 +1,7 @@
 #include "skiff/inference/pass_pipeline.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 
 #include "skiff/base/error.h"
@@ -8,13 +9,18 @@
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ir/passes/passes.h"
+#include "skiff/ops/generated/dense/all.h"
+#include "skiff/ops/ir/convert.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
+#include "skiff/ops/op_schema.h"
 #include "skiff/runtime/executor/executor.h"
 
 namespace skiff::inference {
 
 namespace {
 constexpr const char* kFoldParams = "fold-params";
+constexpr const char* kWeightOnlyInt8 = "weight-only-int8";
+constexpr const char* kWeightOnlyInt4 = "weight-only-int4";
 
 // Passes of the registry a pipeline may name (the fusions whose results have kernels).
 const std::vector<std::pair<std::string, std::string>>& registry_passes() {
@@ -42,7 +48,106 @@ std::vector<std::pair<std::string, std::string>> known_passes() {
   auto list = registry_passes();
   list.insert(list.begin() + 2,
               {kFoldParams, "ops on parameters only evaluated at load into new parameters"});
+  list.push_back({kWeightOnlyInt8,
+                  "linear/matmul with a float parameter weight -> weight_only_linear on int8 rows "
+                  "quantized at load (per-channel scales)"});
+  list.push_back({kWeightOnlyInt4, "the same with int4 weights"});
   return list;
+}
+
+namespace {
+
+// The parameter behind `v` when it is one (its builtin.parameter in the top block).
+const Tensor* parameter_tensor(const jit::CapturedProgram& p, ir::Value v, std::string* name) {
+  ir::Operation* def = v ? v.defining_op() : nullptr;
+  if (def == nullptr || def->name() != ir::ParameterOp::kName) return nullptr;
+  *name = ir::ParameterOp(def).param_name();
+  for (const auto& [n, t] : p.params) {
+    if (n == *name) return &t;
+  }
+  return nullptr;
+}
+
+bool flag(ir::Operation* op, std::string_view attr) {
+  ir::BoolAttr a = op->attr_of<ir::BoolAttr>(attr);
+  return a && a.value();
+}
+
+}  // namespace
+
+int weight_only_quantize(jit::CapturedProgram& p, int bits) {
+  const std::string algo = bits == 8 ? "weight_only_int8" : "weight_only_int4";
+  const std::string weight_dtype = bits == 8 ? "int8" : "int4";
+  const ops::OpSchema* schema = ops::find_op_schema("weight_only_linear");
+  SKIFF_CHECK(schema != nullptr);
+  ir::Block* top = p.program->block();
+  std::unordered_set<std::string> names;
+  for (const auto& kv : p.params) names.insert(kv.first);
+  // One quantized copy per weight parameter, shared by every op that reads it (tied weights).
+  std::map<std::string, std::pair<ir::Value, ir::Value>> quantized;
+  std::vector<std::pair<std::string, Tensor>> added;
+  ir::Builder pb(p.context.get());
+  pb.set_insertion_point_to_start(top);
+  std::vector<ir::Operation*> ops;
+  for (ir::Operation* op = top->front(); op; op = op->next()) ops.push_back(op);
+  int rewritten = 0;
+  for (ir::Operation* op : ops) {
+    const bool linear = op->name() == "op.linear";
+    const bool matmul =
+        op->name() == "op.matmul" && !flag(op, "transpose_x") && !flag(op, "transpose_y");
+    if (!linear && !matmul) continue;
+    std::string wname;
+    const Tensor* w = parameter_tensor(p, op->operand(1), &wname);
+    ir::TensorType xt = op->operand(0).type().dyn_cast<ir::TensorType>();
+    if (w == nullptr || w->rank() != 2 || !is_floating(w->dtype()) ||
+        w->dtype() == DType::kFloat64 || !xt) {
+      continue;
+    }
+    // x's last dim must be the weight's rows (matmul of a 1-D x is left alone).
+    if (xt.rank() < 2 || xt.shape().back() != w->dims()[0]) continue;
+    auto it = quantized.find(wname);
+    if (it == quantized.end()) {
+      auto [q, scale] = ops::dense::weight_quantize(w->dense(), algo, -1);
+      std::pair<ir::Value, ir::Value> vals;
+      for (int k = 0; k < 2; ++k) {
+        std::string name = str(wname, k == 0 ? ".qweight" : ".qscale");
+        while (names.count(name)) name += "_";
+        names.insert(name);
+        const DenseTensor& t = k == 0 ? q : scale;
+        ir::Value v =
+            ir::ParameterOp::build(pb, name, ops::ir_bridge::to_ir_type(p.context.get(), t.meta()))
+                .operation()
+                ->result(0);
+        (k == 0 ? vals.first : vals.second) = v;
+        added.emplace_back(name, Tensor(t));
+      }
+      it = quantized.emplace(wname, vals).first;
+    }
+    ir::Builder b(p.context.get());
+    b.set_insertion_point(op);
+    ir::Value bias = linear && op->num_operands() > 2 ? op->operand(2) : ir::Value();
+    const ir::Value operands[] = {op->operand(0), it->second.first, bias, it->second.second};
+    const std::map<std::string, ops::AttrValue> attrs = {{"weight_dtype", weight_dtype},
+                                                         {"group_size", int64_t{-1}}};
+    ir::Operation* q =
+        b.create_inferred("op.weight_only_linear", operands,
+                          ops::ir_bridge::to_ir_attrs(p.context.get(), *schema, attrs));
+    q->set_loc(op->loc());
+    op->result(0).replace_all_uses_with(q->result(0));
+    op->erase();
+    ++rewritten;
+  }
+  p.params.insert(p.params.end(), added.begin(), added.end());
+  // The float weights nothing reads any more go (run_passes then drops their tensors).
+  std::vector<ir::Operation*> dead;
+  for (ir::Operation* op = top->front(); op; op = op->next()) {
+    if (op->name() == ir::ParameterOp::kName && op->use_empty() &&
+        quantized.count(ir::ParameterOp(op).param_name())) {
+      dead.push_back(op);
+    }
+  }
+  for (ir::Operation* op : dead) op->erase();
+  return rewritten;
 }
 
 int fold_params(jit::CapturedProgram& p) {
@@ -155,6 +260,8 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
         std::any_of(known.begin(), known.end(), [&](const auto& kv) { return kv.first == name; });
     if (name == kFoldParams) {
       fold_params(p);
+    } else if (name == kWeightOnlyInt8 || name == kWeightOnlyInt4) {
+      weight_only_quantize(p, name == kWeightOnlyInt8 ? 8 : 4);
     } else {
       if (!in_registry) {
         std::string names;

@@ -32,4 +32,11 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
 /// folded.
 int fold_params(jit::CapturedProgram& p);
 
+/// weight-only-int8 / weight-only-int4: every op.linear, and op.matmul without transposes, whose
+/// weight is a 2-D float32/bfloat16/float16 parameter becomes op.weight_only_linear on the
+/// weight quantized at load (per-channel scales; bound as parameters `<name>.qweight` and
+/// `<name>.qscale`, one copy per weight however many ops read it). The float weight is dropped
+/// when nothing else reads it. Returns the number of ops rewritten.
+int weight_only_quantize(jit::CapturedProgram& p, int bits);
+
 }  // namespace skiff::inference

@@ -308,3 +308,40 @@ def test_saved_quantized_model_is_served_by_the_predictor(tmp_path):
     predictor.run()
     got = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
     np.testing.assert_allclose(got, model(paddle.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_predictor_quantizes_a_float_model_at_load(tmp_path):
+    """The weight-only-int8 pass: a float32 model saved as usual, its linears turned into
+    weight_only_linear on int8 rows when the predictor loads it."""
+    paddle.seed(4)
+    model = paddle.nn.Sequential(paddle.nn.Linear(64, 96), paddle.nn.ReLU(),
+                                 paddle.nn.Linear(96, 8))
+    model.eval()
+    prefix = str(tmp_path / "fmlp")
+    paddle.jit.save(model, prefix, input_spec=[InputSpec([None, 64], "float32", "x")])
+    x = rand((4, 64), seed=16, scale=1.0)
+    want = model(paddle.to_tensor(x)).numpy()
+    outs = {}
+    for passes in ([], ["weight-only-int8"], ["weight-only-int4"]):
+        config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        for name in passes:
+            config.pass_builder().append_pass(name)
+        predictor = paddle_infer.create_predictor(config)
+        handle = predictor.get_input_handle("x")
+        handle.reshape([4, 64])
+        handle.copy_from_cpu(x)
+        predictor.run()
+        outs[tuple(passes)] = predictor.get_output_handle(
+            predictor.get_output_names()[0]).copy_to_cpu()
+        program = predictor.optimized_program()
+        if passes:  # before: two float linears; after: two weight_only_linear on int8 rows
+            lines = [ln for ln in program.splitlines() if "weight_only_linear" in ln]
+            assert len(lines) == 2 and "op.linear" not in program
+            assert "i8" in program
+        else:
+            assert "weight_only_linear" not in program
+    np.testing.assert_allclose(outs[()], want, rtol=1e-5, atol=1e-6)
+    err8 = np.abs(outs[("weight-only-int8",)] - want).max()
+    err4 = np.abs(outs[("weight-only-int4",)] - want).max()
+    assert 0 < err8 < 0.02 * np.abs(want).max()  # quantized, and close
+    assert err8 < err4 < 0.3 * np.abs(want).max()
