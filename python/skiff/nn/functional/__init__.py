@@ -5,6 +5,8 @@ from .common import *  # noqa: F401,F403
 from .common import __all__ as _common_all
 from .conv import *  # noqa: F401,F403
 from .conv import __all__ as _conv_all
+from .conv_transpose import *  # noqa: F401,F403
+from .conv_transpose import __all__ as _conv_transpose_all
 from .extension import *  # noqa: F401,F403
 from .extension import __all__ as _extension_all
 from .flash_attention import *  # noqa: F401,F403
@@ -18,5 +20,5 @@ from .norm import __all__ as _norm_all
 from .pooling import *  # noqa: F401,F403
 from .pooling import __all__ as _pooling_all
 
-__all__ = (_activation_all + _common_all + _conv_all + _attention_all + _input_all + _loss_all
+__all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all + _input_all + _loss_all
            + _norm_all + _pooling_all + _extension_all)
