@@ -19,6 +19,10 @@ from .norm import *  # noqa: F401,F403
 from .norm import __all__ as _norm_all
 from .pooling import *  # noqa: F401,F403
 from .pooling import __all__ as _pooling_all
+from .pooling1d import *  # noqa: F401,F403
+from .pooling1d import __all__ as _pooling1d_all
+from .vision import *  # noqa: F401,F403
+from .vision import __all__ as _vision_all
 
 __all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all + _input_all + _loss_all
-           + _norm_all + _pooling_all + _extension_all)
+           + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all)
