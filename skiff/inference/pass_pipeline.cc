@@ -103,8 +103,14 @@ int weight_only_quantize(jit::CapturedProgram& p, int bits) {
         w->dtype() == DType::kFloat64 || !xt) {
       continue;
     }
-    // x's last dim must be the weight's rows (matmul of a 1-D x is left alone).
+    // x's last dim must be the weight's rows (matmul of a 1-D x is left alone), and x, the
+    // weight and the bias one dtype (weight_only_linear computes in x's dtype, unpromoted).
     if (xt.rank() < 2 || xt.shape().back() != w->dims()[0]) continue;
+    if (ops::ir_bridge::from_ir(xt.dtype()) != w->dtype()) continue;
+    if (linear && op->num_operands() > 2 && op->operand(2)) {
+      ir::TensorType bt = op->operand(2).type().dyn_cast<ir::TensorType>();
+      if (!bt || ops::ir_bridge::from_ir(bt.dtype()) != w->dtype()) continue;
+    }
     auto it = quantized.find(wname);
     if (it == quantized.end()) {
       auto [q, scale] = ops::dense::weight_quantize(w->dense(), algo, -1);

@@ -345,3 +345,32 @@ def test_predictor_quantizes_a_float_model_at_load(tmp_path):
     err4 = np.abs(outs[("weight-only-int4",)] - want).max()
     assert 0 < err8 < 0.02 * np.abs(want).max()  # quantized, and close
     assert err8 < err4 < 0.3 * np.abs(want).max()
+
+
+def test_weight_only_pass_leaves_mixed_dtype_linears_alone(tmp_path):
+    """A linear whose input dtype differs from its weight's (promoted by linear) is not
+    rewritten: weight_only_linear computes in x's dtype without promotion."""
+
+    class Mixed(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.w = self.create_parameter([8, 4], dtype="float32")
+
+        def forward(self, x):
+            return paddle.nn.functional.linear(x.astype("float64"), self.w)
+
+    paddle.seed(5)
+    model = Mixed()
+    prefix = str(tmp_path / "mixed")
+    paddle.jit.save(model, prefix, input_spec=[InputSpec([None, 8], "float32", "x")])
+    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.pass_builder().append_pass("weight-only-int8")
+    predictor = paddle_infer.create_predictor(config)
+    assert "weight_only_linear" not in predictor.optimized_program()
+    x = rand((2, 8), seed=17, scale=1.0)
+    handle = predictor.get_input_handle("x")
+    handle.reshape([2, 8])
+    handle.copy_from_cpu(x)
+    predictor.run()
+    got = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    np.testing.assert_allclose(got, model(paddle.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
