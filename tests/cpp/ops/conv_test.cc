@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "error_expectations.h"
 #include "op_test_util.h"
 #include "skiff/base/error.h"
 #include "skiff/ops/generated/dense/all.h"
@@ -17,32 +18,21 @@ DenseTensor ones(const Dims& d, DType t = DType::kFloat32) {
   return make_tensor(d, t, std::vector<double>(static_cast<size_t>(d.numel()), 1.0));
 }
 
-template <typename F>
-void expect_error(const F& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_EQ(e.what(), str("(", error_code_name(code), ") ", message));
-  }
-}
-
 TEST(Conv2dTest, BadInputs) {
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({2, 3, 5}), ones({4, 3, 3, 3}));
       },
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'input' expected a 4-D tensor [N, C, H, W], got [2, 3, 5]");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 5, 5}), ones({4, 2, 3, 3}));
       },
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'filter' expected dim 1 equal to input channels / groups (3 / "
       "1), got [4, 2, 3, 3]");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 4, 5, 5}), ones({3, 2, 3, 3}), {1, 1}, {0, 0}, "EXPLICIT", {1, 1},
                       2);
@@ -50,33 +40,33 @@ TEST(Conv2dTest, BadInputs) {
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'filter' expected out_channels divisible by groups (2), got [3, "
       "2, 3, 3]");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 2, 2}), ones({4, 3, 3, 3}));
       },
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'filter' expected a window (dilated 3x3) that fits the padded "
       "input 2x2, got [4, 3, 3, 3]");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 5, 5}), ones({4, 3, 3, 3}), {0, 1});
       },
       ErrorCode::kInvalidArgument, "conv2d: argument 'strides' expected positive values, got 0, 1");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 5, 5}), ones({4, 3, 3, 3}), {1, 1}, {0, 0}, "FULL");
       },
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'padding_algorithm' expected \"EXPLICIT\", \"SAME\" or "
       "\"VALID\", got FULL");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 5, 5}), ones({4, 3, 3, 3}), {1, 1}, {0, 0}, "EXPLICIT", {1, 1}, 1,
                       "NCDHW");
       },
       ErrorCode::kInvalidArgument,
       "conv2d: argument 'data_format' expected \"NCHW\" or \"NHWC\", got NCDHW");
-  expect_error(
+  expect_error_message(
       [] {
         dense::conv2d(ones({1, 3, 5, 5}), ones({4, 3, 3, 3}, DType::kFloat64));
       },
@@ -93,31 +83,31 @@ TEST(Conv2dTest, PaddleSamePaddingIgnoresDilation) {
 }
 
 TEST(Pool2dTest, BadInputs) {
-  expect_error(
+  expect_error_message(
       [] {
         dense::pool2d(ones({1, 2, 4, 4}), {2, 2}, {1, 1}, {0, 0}, false, true, "NCHW", "min");
       },
       ErrorCode::kInvalidArgument,
       "pool2d: argument 'pooling_type' expected \"max\" or \"avg\", got min");
-  expect_error(
+  expect_error_message(
       [] {
         dense::pool2d(ones({1, 2, 4, 4}), {5, 5});
       },
       ErrorCode::kInvalidArgument,
       "pool2d: argument 'kernel_size' expected a window that fits the padded input 4x4, "
       "got 5x5");
-  expect_error(
+  expect_error_message(
       [] {
         dense::pool2d(ones({1, 2, 4, 4}), {2, 2, 2});
       },
       ErrorCode::kInvalidArgument, "pool2d: argument 'kernel_size' expected 1 or 2 values, got 3");
-  expect_error(
+  expect_error_message(
       [] {
         dense::pool2d(ones({1, 2, 4, 4}), {2, 2}, {1, 1}, {-1, 0});
       },
       ErrorCode::kInvalidArgument,
       "pool2d: argument 'paddings' expected non-negative values, got -1");
-  expect_error(
+  expect_error_message(
       [] {
         dense::pool2d(ones({2, 4, 4}), {2, 2});
       },

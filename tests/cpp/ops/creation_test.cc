@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "error_expectations.h"
 #include "op_test_util.h"
 #include "skiff/core/generator.h"
 #include "skiff/core/parallel.h"
@@ -16,20 +17,6 @@ namespace skiff::testing {
 namespace {
 
 namespace dense = ops::dense;
-
-template <typename F>
-void expect_error(F&& f, ErrorCode code, std::initializer_list<const char*> fragments) {
-  try {
-    f();
-    ADD_FAILURE() << "no error thrown";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (const char* frag : fragments) {
-      EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)
-          << "message '" << e.what() << "' lacks '" << frag << "'";
-    }
-  }
-}
 
 TEST(CreationTest, BadInputs) {
   expect_error(

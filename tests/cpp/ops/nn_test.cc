@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "error_expectations.h"
 #include "op_test_util.h"
 #include "skiff/core/generator.h"
 #include "skiff/core/parallel.h"
@@ -17,21 +18,6 @@ namespace skiff::testing {
 namespace {
 
 namespace dense = ops::dense;
-
-// Runs f, expecting a skiff::Error with `code` whose message contains every fragment.
-template <typename F>
-void expect_error(F&& f, ErrorCode code, std::initializer_list<const char*> fragments) {
-  try {
-    f();
-    ADD_FAILURE() << "no error thrown";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (const char* frag : fragments) {
-      EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)
-          << "message '" << e.what() << "' lacks '" << frag << "'";
-    }
-  }
-}
 
 DenseTensor f32(const Dims& dims, const std::vector<double>& v) {
   return make_tensor(dims, DType::kFloat32, v);

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "error_expectations.h"
 #include "op_test_util.h"
 #include "skiff/base/error.h"
 #include "skiff/ops/generated/dense/all.h"
@@ -16,17 +17,6 @@ namespace skiff::testing {
 namespace {
 
 namespace dense = ops::dense;
-
-template <typename F>
-void expect_error(const F& f, ErrorCode code, const std::string& message) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-  }
-}
 
 DenseTensor random_weight(int64_t k, int64_t n, DType t, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -113,24 +103,24 @@ TEST(QuantTest, LinearEqualsMatmulWithTheDequantizedWeight) {
 
 TEST(QuantTest, BadInputs) {
   const DenseTensor w = random_weight(8, 4, DType::kFloat32, 1);
-  expect_error([&] { dense::weight_quantize(w, "int8", -1); }, ErrorCode::kInvalidArgument,
+  expect_error_containing([&] { dense::weight_quantize(w, "int8", -1); }, ErrorCode::kInvalidArgument,
                "(InvalidArgument) weight_quantize: argument 'algo' expected one of "
                "'weight_only_int8', 'weight_only_int4', 'llm.int8', got 'int8'");
-  expect_error(
+  expect_error_containing(
       [&] { dense::weight_quantize(w, "weight_only_int8", 32); }, ErrorCode::kInvalidArgument,
       "weight_quantize: argument 'group_size' expected -1 (per channel), 64 or 128, got 32");
-  expect_error([&] { dense::weight_quantize(dense::reshape(w, {32}), "weight_only_int8", -1); },
+  expect_error_containing([&] { dense::weight_quantize(dense::reshape(w, {32}), "weight_only_int8", -1); },
                ErrorCode::kInvalidArgument,
                "weight_quantize: argument 'x' expected a 2-D weight [in_features, out_features], "
                "got [32]");
-  expect_error(
+  expect_error_containing(
       [&] {
         dense::weight_quantize(make_tensor({2, 2}, DType::kInt32, {1, 2, 3, 4}), "weight_only_int8",
                                -1);
       },
       ErrorCode::kTypeError, "weight_quantize: argument 'x' expected a floating dtype");
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  expect_error(
+  expect_error_containing(
       [&] {
         dense::weight_quantize(make_tensor({2, 2}, DType::kFloat32, {1, 2, nan, 4}),
                                "weight_only_int8", -1);
@@ -140,14 +130,14 @@ TEST(QuantTest, BadInputs) {
       "or infinite value in column 0");
   auto [q, scale] = dense::weight_quantize(w, "weight_only_int8", -1);  // q [4, 8], scale [4]
   const DenseTensor x = random_weight(2, 8, DType::kFloat32, 2);
-  expect_error([&] { dense::weight_only_linear(x, q, nullptr, scale, "int2", -1); },
+  expect_error_containing([&] { dense::weight_only_linear(x, q, nullptr, scale, "int2", -1); },
                ErrorCode::kInvalidArgument,
                "weight_only_linear: argument 'weight_dtype' expected 'int8' or 'int4', got 'int2'");
-  expect_error([&] { dense::weight_only_linear(x, w, nullptr, scale, "int8", -1); },
+  expect_error_containing([&] { dense::weight_only_linear(x, w, nullptr, scale, "int8", -1); },
                ErrorCode::kTypeError,
                "weight_only_linear: argument 'weight' expected dtype int8 (weight_quantize's out), "
                "got float32");
-  expect_error(
+  expect_error_containing(
       [&] {
         dense::weight_only_linear(random_weight(2, 6, DType::kFloat32, 2), q, nullptr, scale,
                                   "int8", -1);
@@ -155,27 +145,27 @@ TEST(QuantTest, BadInputs) {
       ErrorCode::kInvalidArgument,
       "weight_only_linear: argument 'weight' expected [out_features, 6] for x's last dim 6 "
       "(8-bit), got [4, 8]");
-  expect_error(
+  expect_error_containing(
       [&] {
         dense::weight_only_linear(x, q, nullptr, dense::reshape(scale, {2, 2}), "int8", -1);
       },
       ErrorCode::kInvalidArgument,
       "weight_only_linear: argument 'weight_scale' expected a 1-D tensor [4] (one scale per "
       "output channel), got [2, 2]");
-  expect_error(
+  expect_error_containing(
       [&] { dense::weight_only_linear(x, q, nullptr, scale, "int8", 64); },
       ErrorCode::kInvalidArgument,
       "weight_only_linear: argument 'weight_scale' expected a 2-D tensor [1, 4] (one scale "
       "per group of 64 input values and output channel), got [4]");
   const DenseTensor bad_bias = make_tensor({3}, DType::kFloat32, {1, 2, 3});
-  expect_error([&] { dense::weight_only_linear(x, q, &bad_bias, scale, "int8", -1); },
+  expect_error_containing([&] { dense::weight_only_linear(x, q, &bad_bias, scale, "int8", -1); },
                ErrorCode::kInvalidArgument,
                "weight_only_linear: argument 'bias' expected a 1-D tensor [4] (one per output "
                "channel), got [3]");
-  expect_error([&] { dense::weight_dequantize(q, scale, "weight_only_int8", 128); },
+  expect_error_containing([&] { dense::weight_dequantize(q, scale, "weight_only_int8", 128); },
                ErrorCode::kInvalidArgument,
                "weight_dequantize: argument 'scale' expected a 2-D tensor [1, 4]");
-  expect_error([&] { dense::weight_dequantize(w, scale, "weight_only_int8", -1); },
+  expect_error_containing([&] { dense::weight_dequantize(w, scale, "weight_only_int8", -1); },
                ErrorCode::kTypeError,
                "weight_dequantize: argument 'x' expected dtype int8 (weight_quantize's out), got "
                "float32");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "error_expectations.h"
 #include "op_test_util.h"
 #include "skiff/core/views.h"
 #include "skiff/ops/generated/dense/all.h"
@@ -14,18 +15,6 @@ namespace {
 
 namespace d = ops::dense;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-template <typename F>
-void expect_error(const F& f, ErrorCode code, std::vector<std::string> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no error thrown";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
 
 DenseTensor f32(const Dims& dims, std::vector<double> v) {
   return make_tensor(dims, DType::kFloat32, v);
