@@ -15,7 +15,8 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_autograd(m);
   sp::bind_py_layer(m);
   sp::bind_checkpoint(m);
-  auto device = m.def_submodule("device", "Device plugins and the CPU fallback (skiff/device/plugin)");
+  auto device =
+      m.def_submodule("device", "Device plugins and the CPU fallback (skiff/device/plugin)");
   sp::bind_device(device);
   auto jit = m.def_submodule("jit", "Captures into IR programs and their executor (to_static)");
   sp::bind_jit(jit);

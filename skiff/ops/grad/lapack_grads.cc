@@ -271,7 +271,7 @@ std::tuple<Tensor, Tensor> householder_product_vjp(const Tensor& grad, const Ten
   std::vector<Tensor> dw(k), dt(k);
   for (int64_t i = 0; i < k; ++i) {
     const Tensor& y = ys[i + 1];
-    const Tensor wtg = matmul(w[i], g, true, false);  // [*, 1, n]
+    const Tensor wtg = matmul(w[i], g, true, false);                         // [*, 1, n]
     dt[i] = neg(sum(multiply(wtg, matmul(w[i], y, true, false)), {r - 1}));  // [*, 1]
     dw[i] = neg(multiply(t[i], add(matmul(g, matmul(y, w[i], true, false)),
                                    matmul(y, matmul(g, w[i], true, false)))));

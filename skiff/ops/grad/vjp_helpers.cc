@@ -497,14 +497,15 @@ Tensor put_along_axis_grad(const Tensor& grad, const Tensor& arr, const Tensor& 
     // The gradient goes to the elements equal to the result, split evenly among ties (torch's
     // rule); self counts when included, and always where nothing was put.
     const DType dt = grad.dtype();
-    const Tensor self_eq =
-        include_self ? cast(equal(arr, out), dt)
-                     : subtract(ones_like(grad), touched(grad, indices, values, axis));
+    const Tensor self_eq = include_self
+                               ? cast(equal(arr, out), dt)
+                               : subtract(ones_like(grad), touched(grad, indices, values, axis));
     const Tensor picked = take_along_axis(out, indices, axis);
     const Tensor value_eq = cast(equal(add(values, zeros_like(picked)), picked), dt);
     const Tensor ties = put_along_axis(self_eq, indices, value_eq, axis, "add");
     const Tensor share = divide(grad, maximum(ties, ones_like(ties)));
-    if (wrt == 1) return reduce_as(multiply(take_along_axis(share, indices, axis), value_eq), values);
+    if (wrt == 1)
+      return reduce_as(multiply(take_along_axis(share, indices, axis), value_eq), values);
     return multiply(share, self_eq);
   }
   SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || mul, kUnimplemented, "put_along_axis_grad",

@@ -62,16 +62,15 @@ std::tuple<Tensor, Tensor> triangular_solve_vjp(const Tensor& grad, const Tensor
                                                 bool transpose, bool unitriangular);
 /// The symmetric gradient of x = L L^T (or U^T U) given the factor's gradient.
 Tensor cholesky_grad(const Tensor& grad, const Tensor& factor, bool upper);
-std::tuple<Tensor, Tensor> cholesky_solve_vjp(const Tensor& grad, const Tensor& x,
-                                              const Tensor& y, const Tensor& out, bool upper);
+std::tuple<Tensor, Tensor> cholesky_solve_vjp(const Tensor& grad, const Tensor& x, const Tensor& y,
+                                              const Tensor& out, bool upper);
 /// Square x only (Unimplemented otherwise): x = P L U from the packed factors and pivots.
 Tensor lu_grad(const Tensor& grad, const Tensor& lu, const Tensor& pivots);
 /// Reduced or square complete QR (M >= N), and M < N through the leading square block.
 Tensor qr_grad(const Tensor& grad_q, const Tensor& grad_r, const Tensor& x, const Tensor& q,
                const Tensor& r, const std::string& mode);
-Tensor svd_grad(const Tensor& grad_u, const Tensor& grad_s, const Tensor& grad_vh,
-                const Tensor& x, const Tensor& u, const Tensor& s, const Tensor& vh,
-                bool full_matrices);
+Tensor svd_grad(const Tensor& grad_u, const Tensor& grad_s, const Tensor& grad_vh, const Tensor& x,
+                const Tensor& u, const Tensor& s, const Tensor& vh, bool full_matrices);
 Tensor eigh_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& w, const Tensor& v);
 /// (grad_x, grad_tau): the reflectors walked back one rank-1 update at a time.
 std::tuple<Tensor, Tensor> householder_product_vjp(const Tensor& grad, const Tensor& x,

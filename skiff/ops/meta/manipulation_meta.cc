@@ -479,8 +479,8 @@ void put_along_axis_meta(std::string_view op, const TensorMeta& arr, const Tenso
                          TensorMeta* out) {
   SKIFF_ENFORCE(reduce == "assign" || reduce == "add" || reduce == "mul" || reduce == "multiply" ||
                     reduce == "mean" || reduce == "amax" || reduce == "amin",
-                kInvalidArgument, op, "reduce", "one of assign, add, mul, multiply, mean, amax, amin",
-                reduce);
+                kInvalidArgument, op, "reduce",
+                "one of assign, add, mul, multiply, mean, amax, amin", reduce);
   check_same_dtype(op, "values", arr.dtype, values.dtype);
   const Dims d = along_axis_dims(op, arr, indices, axis);
   bool ok = values.dims.size() <= d.size();

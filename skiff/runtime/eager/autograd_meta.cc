@@ -3,7 +3,6 @@
 #include <atomic>
 
 #include "skiff/runtime/eager/detach_hook.h"
-
 #include "skiff/runtime/eager/grad_node.h"
 #include "skiff/runtime/jit/symbolic_tensor.h"
 

@@ -129,13 +129,13 @@ void add_lapack_op_infos(OpDb& db) {
           .samples = {sample({{4, 3}, {3}}), sample({{2, 5, 2}, {2, 1}}), sample({{3, 3}, {2}}),
                       sample({{3, 2}, {0}}), sample({{0, 4, 3}, {0, 3}})},
           .tolerance_scale = 4.0});
-  db.add({.name = "ormqr",
-          .samples = {sample({{4, 3}, {3}, {4, 2}}),
-                      sample({{4, 3}, {3}, {2, 4}}, {{"left", false}}),
-                      sample({{2, 3, 3}, {2, 2}, {2, 3, 2}}, {{"transpose", true}}),
-                      sample({{3, 5}, {3}, {2, 3}}, {{"left", false}, {"transpose", true}}),
-                      sample({{4, 2}, {1}, {4, 0}})},
-          .tolerance_scale = 4.0});
+  db.add(
+      {.name = "ormqr",
+       .samples = {sample({{4, 3}, {3}, {4, 2}}), sample({{4, 3}, {3}, {2, 4}}, {{"left", false}}),
+                   sample({{2, 3, 3}, {2, 2}, {2, 3, 2}}, {{"transpose", true}}),
+                   sample({{3, 5}, {3}, {2, 3}}, {{"left", false}, {"transpose", true}}),
+                   sample({{4, 2}, {1}, {4, 0}})},
+       .tolerance_scale = 4.0});
 }
 
 }  // namespace skiff::testing

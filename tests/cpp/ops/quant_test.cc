@@ -103,16 +103,18 @@ TEST(QuantTest, LinearEqualsMatmulWithTheDequantizedWeight) {
 
 TEST(QuantTest, BadInputs) {
   const DenseTensor w = random_weight(8, 4, DType::kFloat32, 1);
-  expect_error_containing([&] { dense::weight_quantize(w, "int8", -1); }, ErrorCode::kInvalidArgument,
-               "(InvalidArgument) weight_quantize: argument 'algo' expected one of "
-               "'weight_only_int8', 'weight_only_int4', 'llm.int8', got 'int8'");
+  expect_error_containing([&] { dense::weight_quantize(w, "int8", -1); },
+                          ErrorCode::kInvalidArgument,
+                          "(InvalidArgument) weight_quantize: argument 'algo' expected one of "
+                          "'weight_only_int8', 'weight_only_int4', 'llm.int8', got 'int8'");
   expect_error_containing(
       [&] { dense::weight_quantize(w, "weight_only_int8", 32); }, ErrorCode::kInvalidArgument,
       "weight_quantize: argument 'group_size' expected -1 (per channel), 64 or 128, got 32");
-  expect_error_containing([&] { dense::weight_quantize(dense::reshape(w, {32}), "weight_only_int8", -1); },
-               ErrorCode::kInvalidArgument,
-               "weight_quantize: argument 'x' expected a 2-D weight [in_features, out_features], "
-               "got [32]");
+  expect_error_containing(
+      [&] { dense::weight_quantize(dense::reshape(w, {32}), "weight_only_int8", -1); },
+      ErrorCode::kInvalidArgument,
+      "weight_quantize: argument 'x' expected a 2-D weight [in_features, out_features], "
+      "got [32]");
   expect_error_containing(
       [&] {
         dense::weight_quantize(make_tensor({2, 2}, DType::kInt32, {1, 2, 3, 4}), "weight_only_int8",
@@ -130,13 +132,14 @@ TEST(QuantTest, BadInputs) {
       "or infinite value in column 0");
   auto [q, scale] = dense::weight_quantize(w, "weight_only_int8", -1);  // q [4, 8], scale [4]
   const DenseTensor x = random_weight(2, 8, DType::kFloat32, 2);
-  expect_error_containing([&] { dense::weight_only_linear(x, q, nullptr, scale, "int2", -1); },
-               ErrorCode::kInvalidArgument,
-               "weight_only_linear: argument 'weight_dtype' expected 'int8' or 'int4', got 'int2'");
-  expect_error_containing([&] { dense::weight_only_linear(x, w, nullptr, scale, "int8", -1); },
-               ErrorCode::kTypeError,
-               "weight_only_linear: argument 'weight' expected dtype int8 (weight_quantize's out), "
-               "got float32");
+  expect_error_containing(
+      [&] { dense::weight_only_linear(x, q, nullptr, scale, "int2", -1); },
+      ErrorCode::kInvalidArgument,
+      "weight_only_linear: argument 'weight_dtype' expected 'int8' or 'int4', got 'int2'");
+  expect_error_containing(
+      [&] { dense::weight_only_linear(x, w, nullptr, scale, "int8", -1); }, ErrorCode::kTypeError,
+      "weight_only_linear: argument 'weight' expected dtype int8 (weight_quantize's out), "
+      "got float32");
   expect_error_containing(
       [&] {
         dense::weight_only_linear(random_weight(2, 6, DType::kFloat32, 2), q, nullptr, scale,
@@ -158,17 +161,18 @@ TEST(QuantTest, BadInputs) {
       "weight_only_linear: argument 'weight_scale' expected a 2-D tensor [1, 4] (one scale "
       "per group of 64 input values and output channel), got [4]");
   const DenseTensor bad_bias = make_tensor({3}, DType::kFloat32, {1, 2, 3});
-  expect_error_containing([&] { dense::weight_only_linear(x, q, &bad_bias, scale, "int8", -1); },
-               ErrorCode::kInvalidArgument,
-               "weight_only_linear: argument 'bias' expected a 1-D tensor [4] (one per output "
-               "channel), got [3]");
+  expect_error_containing(
+      [&] { dense::weight_only_linear(x, q, &bad_bias, scale, "int8", -1); },
+      ErrorCode::kInvalidArgument,
+      "weight_only_linear: argument 'bias' expected a 1-D tensor [4] (one per output "
+      "channel), got [3]");
   expect_error_containing([&] { dense::weight_dequantize(q, scale, "weight_only_int8", 128); },
-               ErrorCode::kInvalidArgument,
-               "weight_dequantize: argument 'scale' expected a 2-D tensor [1, 4]");
-  expect_error_containing([&] { dense::weight_dequantize(w, scale, "weight_only_int8", -1); },
-               ErrorCode::kTypeError,
-               "weight_dequantize: argument 'x' expected dtype int8 (weight_quantize's out), got "
-               "float32");
+                          ErrorCode::kInvalidArgument,
+                          "weight_dequantize: argument 'scale' expected a 2-D tensor [1, 4]");
+  expect_error_containing(
+      [&] { dense::weight_dequantize(w, scale, "weight_only_int8", -1); }, ErrorCode::kTypeError,
+      "weight_dequantize: argument 'x' expected dtype int8 (weight_quantize's out), got "
+      "float32");
 }
 
 }  // namespace

@@ -279,13 +279,19 @@ void put_along_axis_cpu_t(const KernelContext& c, const PutAlongAxisArgs& a) {
   os[axis] = 0;
   // 0 assign, 1 add, 2 mul, 3 mean (a sum, divided by the count afterwards), 4 amax, 5 amin.
   const std::string& r = a.reduce;
-  const int mode = r == "assign" ? 0 : r == "add" ? 1 : r == "mean" ? 3 : r == "amax" ? 4
-                 : r == "amin" ? 5 : 2;
+  const int mode = r == "assign" ? 0
+                   : r == "add"  ? 1
+                   : r == "mean" ? 3
+                   : r == "amax" ? 4
+                   : r == "amin" ? 5
+                                 : 2;
   Accum<T> acc(*a.out);
   auto* o = acc.p;
   using C = typename Accum<T>::C;
-  const C identity = mode == 2 ? C(1) : mode == 4 ? std::numeric_limits<C>::lowest()
-                   : mode == 5 ? std::numeric_limits<C>::max() : C(0);
+  const C identity = mode == 2   ? C(1)
+                     : mode == 4 ? std::numeric_limits<C>::lowest()
+                     : mode == 5 ? std::numeric_limits<C>::max()
+                                 : C(0);
   std::vector<int64_t> count(mode == 3 ? a.out->numel() : 0, 0);
   const T* pv = static_cast<const T*>(vb.raw_data());
   const int64_t len = d[axis];

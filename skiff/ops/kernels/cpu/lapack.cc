@@ -56,7 +56,7 @@ struct Lapack;
     static lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, T* a, const T* tau) {        \
       return LAPACKE_##p##orgqr(LAPACK_COL_MAJOR, m, n, k, a, m, tau);                             \
     }                                                                                              \
-    static lapack_int ormqr(char side, char trans, lapack_int m, lapack_int n, lapack_int k,      \
+    static lapack_int ormqr(char side, char trans, lapack_int m, lapack_int n, lapack_int k,       \
                             const T* a, lapack_int lda, const T* tau, T* c) {                      \
       return LAPACKE_##p##ormqr(LAPACK_COL_MAJOR, side, trans, m, n, k, a, lda, tau, c, m);        \
     }                                                                                              \

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
-#include <map>
 
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
@@ -205,8 +205,9 @@ void put_along_axis_reference(const KernelContext& c, const PutAlongAxisArgs& a)
   const std::string& red = a.reduce;
   if (!a.include_self && red != "assign") {
     const T identity = red == "mul" || red == "multiply" ? T(1)
-                       : red == "amax" ? std::numeric_limits<T>::lowest()
-                       : red == "amin" ? std::numeric_limits<T>::max() : T(0);
+                       : red == "amax"                   ? std::numeric_limits<T>::lowest()
+                       : red == "amin"                   ? std::numeric_limits<T>::max()
+                                                         : T(0);
     for_each_index(d, [&](const int64_t* idx) { set<T>(*a.out, target(idx), identity); });
   }
   std::vector<int64_t> count(a.out->numel(), a.include_self ? 1 : 0);
