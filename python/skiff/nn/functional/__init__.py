@@ -7,14 +7,22 @@ from .conv import *  # noqa: F401,F403
 from .conv import __all__ as _conv_all
 from .conv_transpose import *  # noqa: F401,F403
 from .conv_transpose import __all__ as _conv_transpose_all
+from .distance import *  # noqa: F401,F403
+from .distance import __all__ as _distance_all
 from .extension import *  # noqa: F401,F403
 from .extension import __all__ as _extension_all
 from .flash_attention import *  # noqa: F401,F403
 from .flash_attention import __all__ as _attention_all
+from .grid import *  # noqa: F401,F403
+from .grid import __all__ as _grid_all
 from .input import *  # noqa: F401,F403
 from .input import __all__ as _input_all
 from .loss import *  # noqa: F401,F403
 from .loss import __all__ as _loss_all
+from .lp_pool import *  # noqa: F401,F403
+from .lp_pool import __all__ as _lp_pool_all
+from .margin_loss import *  # noqa: F401,F403
+from .margin_loss import __all__ as _margin_loss_all
 from .norm import *  # noqa: F401,F403
 from .norm import __all__ as _norm_all
 from .pooling import *  # noqa: F401,F403
@@ -25,4 +33,5 @@ from .vision import *  # noqa: F401,F403
 from .vision import __all__ as _vision_all
 
 __all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all + _input_all + _loss_all
-           + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all)
+           + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all + _distance_all
+           + _grid_all + _lp_pool_all + _margin_loss_all)

@@ -5,7 +5,8 @@ from ._common_ops import ops as _ops
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "swish",
            "sigmoid", "log_sigmoid", "tanh", "softplus", "softsign", "hardswish", "hardsigmoid",
            "hardtanh", "hardshrink", "softshrink", "mish", "tanhshrink", "softmax", "log_softmax",
-           "glu", "prelu", "relu_", "thresholded_relu", "maxout"]
+           "glu", "prelu", "relu_", "thresholded_relu", "maxout", "elu_", "hardtanh_",
+           "leaky_relu_", "softmax_", "tanh_", "thresholded_relu_", "rrelu", "gumbel_softmax"]
 
 
 def _cast_for(x, dtype):
@@ -168,3 +169,84 @@ def maxout(x, groups, axis=1, name=None):
     return _ops.max(_ops.reshape(x, new_shape), [ax + 1], False)
 
 
+
+
+# In-place forms: x itself is overwritten and returned; autograd sees the op's own rule.
+def elu_(x, alpha=1.0, name=None):
+    if alpha < 0:
+        raise ValueError(f"(InvalidArgument) elu_: argument 'alpha' expected >= 0 (use elu for a "
+                         f"negative alpha), got {alpha}")
+    return _ops.elu_(x, alpha)
+
+
+def hardtanh_(x, min=-1.0, max=1.0, name=None):  # noqa: A002 - Paddle's argument names
+    return _ops.clip_(x, min, max)
+
+
+def leaky_relu_(x, negative_slope=0.01, name=None):
+    return _ops.leaky_relu_(x, negative_slope)
+
+
+def tanh_(x, name=None):
+    return _ops.tanh_(x)
+
+
+def thresholded_relu_(x, threshold=1.0, value=0.0, name=None):
+    keep = _ops.greater_than(x, _ops.full_like(x, threshold, x.dtype))
+    return _ops.where_(keep, x, _ops.full_like(x, value, x.dtype))
+
+
+def softmax_(x, axis=-1, dtype=None, name=None):
+    """softmax written into x. There is no in-place softmax kernel: where_ with an all-false
+    condition stores softmax(x) into x, and its rule sends the gradient to softmax's input."""
+    x = _cast_for(x, dtype)
+    out = _ops.softmax(x, axis)
+    return _ops.where_(_ops.zeros_like(x, "bool"), x, out)
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    """Randomized leaky ReLU: negative inputs scaled by a slope drawn from U(lower, upper) per
+    element in training, by (lower + upper) / 2 otherwise."""
+    if not isinstance(lower, float) or not isinstance(upper, float):
+        raise TypeError(f"(InvalidArgument) rrelu: arguments 'lower' and 'upper' expected "
+                        f"floats, got {type(lower).__name__} and {type(upper).__name__}")
+    if lower < 0 or lower > 1:
+        raise ValueError(f"(InvalidArgument) rrelu: argument 'lower' expected a value in [0, 1], "
+                         f"got {lower}")
+    if upper < lower:
+        raise ValueError(f"(InvalidArgument) rrelu: argument 'upper' expected a value >= lower "
+                         f"({lower}), got {upper}")
+    if upper > 1:
+        raise ValueError(f"(InvalidArgument) rrelu: argument 'upper' expected a value <= 1, got "
+                         f"{upper}")
+    if training:
+        slope = _ops.uniform(list(x.shape), x.dtype, lower, upper, 0)
+        neg = _ops.multiply(x, slope)
+    else:
+        neg = _ops.scale(x, (lower + upper) / 2.0, 0.0, True)
+    return _ops.where(_ops.greater_equal(x, _ops.zeros_like(x, x.dtype)), x, neg)
+
+
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """softmax((x + g) / temperature), g = -log(-log(U(0, 1))) Gumbel noise; hard=True returns
+    the one-hot of the argmax with the soft sample's gradient (straight-through)."""
+    rank = len(x.shape)
+    if temperature <= 0:
+        raise ValueError(f"(InvalidArgument) gumbel_softmax: argument 'temperature' expected a "
+                         f"value > 0, got {temperature}")
+    if not -max(rank, 1) <= axis < max(rank, 1):
+        raise ValueError(f"(InvalidArgument) gumbel_softmax: argument 'axis' expected a value "
+                         f"in [{-max(rank, 1)}, {max(rank, 1)}), got {axis}")
+    tiny = 1e-20 if x.dtype == "float64" else 1e-10
+    u = _ops.uniform(list(x.shape), x.dtype, tiny, 1.0, 0)
+    g = _ops.neg(_ops.log(_ops.neg(_ops.log(u))))
+    y = _ops.softmax(_ops.scale(_ops.add(x, g), 1.0 / temperature, 0.0, True), axis)
+    if not hard:
+        return y
+    ax = axis % max(rank, 1)
+    idx = _ops.unsqueeze(_ops.argmax(y, ax, False, False, "int64"), [ax]) if rank else None
+    if idx is None:
+        return _ops.add(_ops.subtract(_ops.ones_like(y, y.dtype), y.detach()), y)
+    hot = _ops.put_along_axis(_ops.zeros_like(y, y.dtype), idx,
+                              _ops.ones_like(idx, y.dtype), ax, "assign", True)
+    return _ops.add(_ops.subtract(hot, y.detach()), y)

@@ -5,7 +5,7 @@ __all__ = ["cross_entropy", "softmax_with_cross_entropy", "mse_loss", "l1_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "smooth_l1_loss",
            "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "log_loss",
            "square_error_cost", "sigmoid_focal_loss", "cosine_embedding_loss",
-           "soft_margin_loss", "poisson_nll_loss"]
+           "soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "dice_loss"]
 
 
 def _check_reduction(fn, reduction):
@@ -315,3 +315,64 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, red
                               stirling, _ops.zeros_like(label, label.dtype))
         loss = _ops.add(loss, stirling)
     return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean",
+                      name=None):
+    """0.5 * (log(max(var, eps)) + (input - label)^2 / max(var, eps)) (+ 0.5 log(2 pi) when
+    full). variance has input's shape, or it without the last dim, or with the last dim 1; as
+    Paddle's (and torch's), the clamp to eps is invisible to the gradient."""
+    fn = "gaussian_nll_loss"
+    _check_reduction(fn, reduction)
+    for arg, t in (("input", input), ("label", label), ("variance", variance)):
+        if t.dtype not in ("float32", "float64"):
+            raise TypeError(f"(InvalidArgument) {fn}: argument '{arg}' expected dtype float32 "
+                            f"or float64, got {t.dtype}")
+    shape, vshape = list(input.shape), list(variance.shape)
+    if vshape != shape:
+        if shape[:-1] == vshape:
+            variance = _ops.unsqueeze(variance, [-1])
+        elif not (shape[:-1] == vshape[:-1] and vshape[-1:] == [1]):
+            raise ValueError(f"(InvalidArgument) {fn}: argument 'variance' expected shape "
+                             f"{shape}, {shape[:-1]} or {shape[:-1] + [1]}, got {vshape}")
+    _check_broadcastable(fn, input, label)
+    if not getattr(variance, "is_symbolic", False) and variance.size > 0:
+        if bool(_ops.any(_ops.less_than(variance, _ops.zeros_like(variance, variance.dtype)),
+                         [], False)):
+            raise ValueError(f"(InvalidArgument) {fn}: argument 'variance' expected "
+                             "non-negative entries, got a negative one")
+    clamped = _ops.clip(variance, float(epsilon), float("inf"))
+    var = _ops.add(variance, _ops.subtract(clamped, variance).detach())
+    loss = _ops.scale(_ops.add(_ops.log(var),
+                               _ops.divide(_ops.square(_ops.subtract(input, label)), var)),
+                      0.5, 0.0, True)
+    if full:
+        import math
+        loss = _ops.scale(loss, 1.0, 0.5 * math.log(2 * math.pi), True)
+    return _reduce(loss, reduction)
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):
+    """Mean over the batch of 1 - 2 |X n Y| / (|X| + |Y| + eps); input [N, ..., D]
+    probabilities, label [N, ..., 1] class indices (one-hot over D)."""
+    fn = "dice_loss"
+    if input.dtype not in ("float32", "float64"):
+        raise TypeError(f"(InvalidArgument) {fn}: argument 'input' expected dtype float32 or "
+                        f"float64, got {input.dtype}")
+    if label.dtype not in ("int32", "int64"):
+        raise TypeError(f"(InvalidArgument) {fn}: argument 'label' expected dtype int32 or "
+                        f"int64, got {label.dtype}")
+    shape, lshape = list(input.shape), list(label.shape)
+    if len(shape) < 2 or len(lshape) != len(shape) or lshape[-1] != 1 or lshape[:-1] != shape[:-1]:
+        raise ValueError(f"(InvalidArgument) {fn}: argument 'label' expected shape "
+                         f"{shape[:-1] + [1]} for input shape {shape} (rank >= 2), got {lshape}")
+    if input.size == 0:
+        raise ValueError(f"(InvalidArgument) {fn}: argument 'input' expected a non-empty "
+                         f"tensor, got shape {shape}")
+    onehot = _ops.cast(_ops.one_hot(_ops.squeeze(label, [-1]), shape[-1]), input.dtype)
+    axes = list(range(1, len(shape)))
+    inse = _ops.sum(_ops.multiply(input, onehot), axes, None, False)
+    denom = _ops.add(_ops.sum(input, axes, None, False), _ops.sum(onehot, axes, None, False))
+    score = _ops.scale(_ops.divide(inse, _ops.scale(denom, 1.0, float(epsilon), True)), -2.0,
+                       1.0, True)
+    return _ops.mean(score, [], False)

@@ -1,4 +1,4 @@
-"""Paddle's interpolate/upsample, pixel_shuffle/pixel_unshuffle, unfold/fold.
+"""Paddle's interpolate/upsample, pixel_shuffle/pixel_unshuffle, channel_shuffle, unfold/fold.
 
 All are compositions over differentiable ops, so gradients come from their rules:
 interpolation is separable, one index_select (nearest) or two and a lerp (linear) per spatial
@@ -13,7 +13,8 @@ from ._common_ops import ops as _ops
 from .conv import conv2d
 from .conv_transpose import conv2d_transpose
 
-__all__ = ["interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle", "unfold", "fold"]
+__all__ = ["interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle", "unfold", "fold",
+           "channel_shuffle"]
 
 _MODES = {"nearest": (3, 4, 5), "linear": (3,), "bilinear": (4,), "trilinear": (5,),
           "area": (3, 4, 5), "bicubic": (4,)}
@@ -183,6 +184,30 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
         return _ops.reshape(_ops.transpose(y, [0, 1, 3, 5, 2, 4]), [n, oh, ow, c * r * r])
     y = _ops.reshape(x, [n, c, oh, r, ow, r])
     return _ops.reshape(_ops.transpose(y, [0, 1, 3, 5, 2, 4]), [n, c * r * r, oh, ow])
+
+
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    """ShuffleNet's channel shuffle: channels viewed as [groups, C / groups], transposed."""
+    fn = "channel_shuffle"
+    if len(x.shape) != 4:
+        _bad(fn, "x", "a 4-D tensor", f"shape {list(x.shape)}")
+    if not isinstance(groups, int) or isinstance(groups, bool):
+        _bad(fn, "groups", "an int", type(groups).__name__, TypeError)
+    if groups <= 0:
+        _bad(fn, "groups", "a value > 0", groups)
+    if data_format not in ("NCHW", "NHWC"):
+        _bad(fn, "data_format", "'NCHW' or 'NHWC'", repr(data_format))
+    if data_format == "NHWC":
+        n, h, w, c = x.shape
+    else:
+        n, c, h, w = x.shape
+    if c % groups:
+        _bad(fn, "groups", f"a divisor of the channel count {c}", groups)
+    if data_format == "NHWC":
+        y = _ops.reshape(x, [n, h, w, groups, c // groups])
+        return _ops.reshape(_ops.transpose(y, [0, 1, 2, 4, 3]), [n, h, w, c])
+    y = _ops.reshape(x, [n, groups, c // groups, h, w])
+    return _ops.reshape(_ops.transpose(y, [0, 2, 1, 3, 4]), [n, c, h, w])
 
 
 def _pair_arg(v, fn, arg):

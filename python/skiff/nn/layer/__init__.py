@@ -4,8 +4,10 @@ from .common import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .conv_family import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
 from .layers import Layer  # noqa: F401
 from .loss import *  # noqa: F401,F403
+from .lp_pool import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .pooling1d import *  # noqa: F401,F403

@@ -13,7 +13,7 @@ def _name_suffix(name, first=False):
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Swish", "Sigmoid",
            "LogSigmoid", "Tanh", "Softplus", "Softsign", "Hardswish", "Hardsigmoid", "Hardtanh",
            "Hardshrink", "Softshrink", "ThresholdedReLU", "Mish", "Tanhshrink", "Softmax",
-           "LogSoftmax", "GLU", "Maxout", "PReLU"]
+           "LogSoftmax", "GLU", "Maxout", "PReLU", "Silu", "RReLU"]
 
 
 class ReLU(Layer):
@@ -117,6 +117,24 @@ class SiLU(Layer):
 
     def extra_repr(self):
         return _name_suffix(self._name, first=True)
+
+
+class Silu(SiLU):
+    """Paddle's older spelling of SiLU."""
+
+
+class RReLU(Layer):
+    """Randomized leaky ReLU: random negative slopes in training, their mean in eval."""
+
+    def __init__(self, lower=1.0 / 8.0, upper=1.0 / 3.0, name=None):
+        super().__init__()
+        self._lower, self._upper, self._name = lower, upper, name
+
+    def forward(self, x):
+        return F.rrelu(x, self._lower, self._upper, training=self.training)
+
+    def extra_repr(self):
+        return f"lower={self._lower}, upper={self._upper}" + _name_suffix(self._name)
 
 
 class Swish(Layer):

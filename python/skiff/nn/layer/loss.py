@@ -4,7 +4,9 @@ from .layers import Layer
 
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
-           "SoftMarginLoss", "CosineEmbeddingLoss", "PoissonNLLLoss"]
+           "SoftMarginLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
+           "GaussianNLLLoss"]
 
 
 def _check_reduction(cls, reduction, allowed=("sum", "mean", "none")):
@@ -165,3 +167,61 @@ class PoissonNLLLoss(Layer):
     def forward(self, input, label):
         return F.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
                                   self.reduction)
+
+
+class TripletMarginLoss(Layer):
+    def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean", name=None):
+        super().__init__()
+        _check_reduction("TripletMarginLoss", reduction)
+        self.margin, self.p, self.epsilon, self.swap = margin, p, epsilon, swap
+        self.reduction = reduction
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p, self.epsilon,
+                                     self.swap, self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Layer):
+    def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean",
+                 name=None):
+        super().__init__()
+        _check_reduction("TripletMarginWithDistanceLoss", reduction)
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+        self.reduction = reduction
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_with_distance_loss(input, positive, negative,
+                                                   self.distance_function, self.margin,
+                                                   self.swap, self.reduction)
+
+
+class MultiMarginLoss(Layer):
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__()
+        _check_reduction("MultiMarginLoss", reduction)
+        self.p, self.margin, self.weight, self.reduction = p, margin, weight, reduction
+
+    def forward(self, input, label):
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight,
+                                   self.reduction)
+
+
+class MultiLabelSoftMarginLoss(Layer):
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__()
+        _check_reduction("MultiLabelSoftMarginLoss", reduction)
+        self.weight, self.reduction = weight, reduction
+
+    def forward(self, input, label):
+        return F.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class GaussianNLLLoss(Layer):
+    def __init__(self, full=False, epsilon=1e-6, reduction="mean", name=None):
+        super().__init__()
+        _check_reduction("GaussianNLLLoss", reduction)
+        self.full, self.epsilon, self.reduction = full, epsilon, reduction
+
+    def forward(self, input, label, variance):
+        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
+                                   self.reduction)

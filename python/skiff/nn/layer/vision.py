@@ -1,10 +1,10 @@
 """Upsample, UpsamplingNearest2D, UpsamplingBilinear2D, PixelShuffle, PixelUnshuffle, Unfold,
-Fold (Paddle's paddle.nn layers over nn.functional.vision)."""
+Fold, ChannelShuffle (Paddle's paddle.nn layers over nn.functional.vision)."""
 from .. import functional as F
 from .layers import Layer
 
 __all__ = ["Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "PixelShuffle",
-           "PixelUnshuffle", "Unfold", "Fold"]
+           "PixelUnshuffle", "Unfold", "Fold", "ChannelShuffle"]
 
 
 class Upsample(Layer):
@@ -86,3 +86,15 @@ class Fold(Layer):
     def forward(self, x):
         return F.fold(x, self.output_sizes, self.kernel_sizes, self.strides, self.paddings,
                       self.dilations)
+
+
+class ChannelShuffle(Layer):
+    def __init__(self, groups, data_format="NCHW", name=None):
+        super().__init__()
+        self._groups, self._data_format = groups, data_format
+
+    def forward(self, x):
+        return F.channel_shuffle(x, self._groups, self._data_format)
+
+    def extra_repr(self):
+        return f"groups={self._groups}, data_format={self._data_format}"
