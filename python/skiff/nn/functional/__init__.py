@@ -7,6 +7,8 @@ from .conv import *  # noqa: F401,F403
 from .conv import __all__ as _conv_all
 from .conv_transpose import *  # noqa: F401,F403
 from .conv_transpose import __all__ as _conv_transpose_all
+from .conv3d import *  # noqa: F401,F403
+from .conv3d import __all__ as _conv3d_all
 from .distance import *  # noqa: F401,F403
 from .distance import __all__ as _distance_all
 from .extension import *  # noqa: F401,F403
@@ -23,15 +25,20 @@ from .lp_pool import *  # noqa: F401,F403
 from .lp_pool import __all__ as _lp_pool_all
 from .margin_loss import *  # noqa: F401,F403
 from .margin_loss import __all__ as _margin_loss_all
+from .max_unpool import *  # noqa: F401,F403
+from .max_unpool import __all__ as _max_unpool_all
 from .norm import *  # noqa: F401,F403
 from .norm import __all__ as _norm_all
 from .pooling import *  # noqa: F401,F403
 from .pooling import __all__ as _pooling_all
 from .pooling1d import *  # noqa: F401,F403
 from .pooling1d import __all__ as _pooling1d_all
+from .pooling3d import *  # noqa: F401,F403
+from .pooling3d import __all__ as _pooling3d_all
 from .vision import *  # noqa: F401,F403
 from .vision import __all__ as _vision_all
 
 __all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all + _input_all + _loss_all
            + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all + _distance_all
-           + _grid_all + _lp_pool_all + _margin_loss_all)
+           + _grid_all + _lp_pool_all + _margin_loss_all + _conv3d_all + _max_unpool_all
+           + _pooling3d_all)

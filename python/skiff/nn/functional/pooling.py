@@ -7,12 +7,30 @@ __all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW", name=None):
-    if return_mask:
-        raise NotImplementedError("max_pool2d: return_mask=True is not supported")
     k = _pair(kernel_size, "max_pool2d", "kernel_size")
     s = k if stride is None else _pair(stride, "max_pool2d", "stride")
     pads, algo = conv_padding(padding, "max_pool2d", data_format == "NHWC")
+    if return_mask:
+        return _with_mask("max_pool2d", x, k, s, pads, algo, ceil_mode, data_format)
     return _ops.pool2d(x, k, s, pads, ceil_mode, True, data_format, "max", False, False, algo)
+
+
+def _with_mask(fn, x, k, s, pads, algo, ceil_mode, data_format):
+    from .conv3d import _same_pads
+    from .pool_mask import max_pool_with_mask
+    if data_format != "NCHW":
+        raise ValueError(f"(InvalidArgument) {fn}: return_mask=True expected data_format "
+                         f"'NCHW', got {data_format!r}")
+    if len(x.shape) != 4:
+        raise ValueError(f"(InvalidArgument) {fn}: argument 'x' expected a 4-D tensor, got "
+                         f"shape {list(x.shape)}")
+    if algo == "SAME":
+        pads = _same_pads(x.shape[2:], k, s, [1, 1])
+    elif algo == "VALID":
+        pads = [0, 0, 0, 0]
+    elif len(pads) == 2:
+        pads = [pads[0], pads[0], pads[1], pads[1]]
+    return max_pool_with_mask(fn, x, k, s, pads, ceil_mode)
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
@@ -40,8 +58,9 @@ def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
 
 
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
-    if return_mask:
-        raise NotImplementedError("adaptive_max_pool2d: return_mask=True is not supported")
     size = _adaptive_size(output_size, x, "NCHW")
+    if return_mask:
+        from .pool_mask import adaptive_max_pool_with_mask
+        return adaptive_max_pool_with_mask("adaptive_max_pool2d", x, size)
     return _ops.pool2d(x, size, [1, 1], [0, 0], False, True, "NCHW", "max", False, True,
                        "EXPLICIT")

@@ -52,8 +52,18 @@ def _pool(fn, x, kernel_size, stride, padding, ceil_mode, exclusive, kind):
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                name=None):
     if return_mask:
-        raise NotImplementedError("(Unimplemented) max_pool1d: return_mask=True is not "
-                                  "supported")
+        from .pool_mask import max_pool_with_mask
+        fn = "max_pool1d"
+        _check_x(fn, x)
+        k = _one(kernel_size, fn, "kernel_size")
+        s = k if stride is None else _one(stride, fn, "stride")
+        pads, algo = _pads(padding, fn)
+        if algo == "SAME":
+            from .conv3d import _same_pads
+            pads = [0, 0] + _same_pads(x.shape[2:], [k], [s], [1])
+        elif algo == "VALID":
+            pads = [0, 0, 0, 0]
+        return max_pool_with_mask(fn, x, [k], [s], pads[2:], ceil_mode)
     return _pool("max_pool1d", x, kernel_size, stride, padding, ceil_mode, True, "max")
 
 
@@ -79,6 +89,12 @@ def adaptive_avg_pool1d(x, output_size, name=None):
 
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     if return_mask:
-        raise NotImplementedError("(Unimplemented) adaptive_max_pool1d: return_mask=True is not "
-                                  "supported")
+        from .pool_mask import adaptive_max_pool_with_mask
+        fn = "adaptive_max_pool1d"
+        _check_x(fn, x)
+        size = _one(output_size, fn, "output_size")
+        if size <= 0:
+            raise ValueError(f"(InvalidArgument) {fn}: argument 'output_size' expected a "
+                             f"positive int, got {size}")
+        return adaptive_max_pool_with_mask(fn, x, [size])
     return _adaptive("adaptive_max_pool1d", x, output_size, "max")
