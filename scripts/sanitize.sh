@@ -6,10 +6,14 @@
 #   scripts/sanitize.sh --subset   what CI runs (.ci/run): the base, core and IR test executables
 #                                  from the clang ASan+UBSan build that scripts/fuzz.sh also uses
 #                                  (build-fuzz/; no ops library, so it adds minutes, not tens).
-#   scripts/sanitize.sh --tsan     ThreadSanitizer: a gcc -DSKIFF_TSAN=ON build in build-tsan/ and
-#                                  the executor's thread tests (executor_threads_test, the executor
-#                                  and to_static suites) with one OpenMP thread (libgomp is not
-#                                  instrumented, so its barriers would be false reports).
+#   scripts/sanitize.sh --tsan     ThreadSanitizer: a gcc -DSKIFF_TSAN=ON build in build-tsan/, the
+#                                  executor's C++ thread tests (executor_threads_test, the executor
+#                                  and to_static suites) and the Python suites that run Skiff from
+#                                  several threads (compiled programs and jit.load'ed layers called
+#                                  from 8 threads, to_static, DataLoader, predictor pools, the
+#                                  profiler) with libtsan preloaded into Python; one OpenMP thread
+#                                  (libgomp is not instrumented, so its barriers would be false
+#                                  reports).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -36,13 +40,22 @@ fi
 
 if [[ ${1:-} == --tsan ]]; then
   tsan_dir=${SKIFF_TSAN_BUILD_DIR:-$root/build-tsan}
-  SKIFF_BUILD_DIR=$tsan_dir bash "$root/scripts/build.sh" -DSKIFF_TSAN=ON -DSKIFF_BUILD_BENCH=OFF \
-    -DSKIFF_BUILD_PYTHON=OFF
-  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  SKIFF_BUILD_DIR=$tsan_dir bash "$root/scripts/build.sh" -DSKIFF_TSAN=ON -DSKIFF_BUILD_BENCH=OFF
+  # exitcode=66: a report fails the run even where Python would exit 0 after it.
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
   export OMP_NUM_THREADS=1
   for t in executor_threads_test static_test control_flow_test program_transforms_test; do
     echo "== $t (TSan)"
     "$tsan_dir/bin/$t" --gtest_brief=1
+  done
+  # Python is not instrumented; CPython's GIL is a pthread mutex and condition variable, which
+  # TSan intercepts, so the happens-before edges between threads that take turns are seen.
+  # The extension of this build is found through SKIFF_EXTENSION_DIR (skiff/__init__.py).
+  for t in test_jit_threads test_jit test_io test_inference test_profiler; do
+    echo "== python $t (TSan)"
+    (cd "$root" && LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" PYTHONPATH="$root/python" \
+      SKIFF_EXTENSION_DIR="$tsan_dir/python/skiff" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+      "tests/python/$t.py")
   done
   exit 0
 fi

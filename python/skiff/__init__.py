@@ -8,6 +8,12 @@ Module layout:
   skiff.device     set_device, get_device, is_compiled_with_cuda
   skiff._C         the C++ extension; skiff._C.ops.<op> is every op record, record signatures
 """
+import os as _os
+
+# A sanitizer build (ASan, TSan) writes its extension into its own build tree, so it never
+# replaces the normal build's next to these sources; SKIFF_EXTENSION_DIR names that directory.
+if _os.environ.get("SKIFF_EXTENSION_DIR"):
+    __path__.insert(0, _os.environ["SKIFF_EXTENSION_DIR"])
 from . import _C
 from .framework import (  # noqa: F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, Place, XPUPlace, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
