@@ -87,6 +87,11 @@ class Config {
   void SetMkldnnCacheCapacity(int) {}
   void EnableMkldnnBfloat16();
   void EnableMkldnnInt8();
+  /// Weight-only quantization at load: the linears (and matmuls) whose weight is a float
+  /// parameter run as weight_only_linear on int8 rows with per-channel scales (the
+  /// `weight-only-int8` pass, appended after the fusions); activations stay float.
+  void EnableWeightOnlyInt8(bool x = true) { weight_only_int8_ = x; }
+  bool weight_only_int8_enabled() const { return weight_only_int8_; }
   void SetCpuMathLibraryNumThreads(int cpu_math_library_num_threads);
   int cpu_math_library_num_threads() const { return cpu_math_threads_; }
 
@@ -141,7 +146,8 @@ class Config {
   /// A readable table of the settings.
   std::string Summary() const;
 
-  /// The passes that would run for these settings (ir_optim, mkldnn, memory optim, deletions).
+  /// The passes that would run for these settings (ir_optim, mkldnn, weight-only int8,
+  /// deletions).
   std::vector<std::string> passes() const;
 
  private:
@@ -152,6 +158,7 @@ class Config {
   bool ir_debug_ = false;
   std::vector<std::string> ir_debug_passes_;
   bool memory_optim_ = false;
+  bool weight_only_int8_ = false;
   bool profile_ = false;
   bool glog_info_ = true;
   std::vector<std::string> deleted_passes_;

@@ -136,10 +136,19 @@ PassBuilder* Config::pass_builder() const {
 
 std::vector<std::string> Config::passes() const {
   if (!ir_optim_) return {};
-  if (pass_builder_) return pass_builder_->AllPasses();
-  std::vector<std::string> list = default_passes(use_mkldnn_);
-  for (const std::string& d : deleted_passes_) {
-    list.erase(std::remove(list.begin(), list.end(), d), list.end());
+  std::vector<std::string> list;
+  if (pass_builder_) {
+    list = pass_builder_->AllPasses();
+  } else {
+    list = default_passes(use_mkldnn_);
+    for (const std::string& d : deleted_passes_) {
+      list.erase(std::remove(list.begin(), list.end(), d), list.end());
+    }
+  }
+  // Last: the rewrite sees the linears the fusions made; a pipeline that already names the
+  // pass (appended through pass_builder) runs it once.
+  if (weight_only_int8_ && std::find(list.begin(), list.end(), kWeightOnlyInt8Pass) == list.end()) {
+    list.push_back(kWeightOnlyInt8Pass);
   }
   return list;
 }
@@ -158,6 +167,7 @@ std::string Config::Summary() const {
   row("ir_optim", ir_optim_ ? "true" : "false");
   row("ir_debug", ir_debug_ ? "true" : "false");
   row("memory_optim", memory_optim_ ? "true" : "false");
+  row("weight_only_int8", weight_only_int8_ ? "true" : "false");
   std::string list;
   for (const std::string& p : passes()) list += (list.empty() ? "" : ",") + p;
   row("passes", list);

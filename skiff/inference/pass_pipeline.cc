@@ -18,9 +18,6 @@
 namespace skiff::inference {
 
 namespace {
-constexpr const char* kFoldParams = "fold-params";
-constexpr const char* kWeightOnlyInt8 = "weight-only-int8";
-constexpr const char* kWeightOnlyInt4 = "weight-only-int4";
 
 // Passes of the registry a pipeline may name (the fusions whose results have kernels).
 const std::vector<std::pair<std::string, std::string>>& registry_passes() {
@@ -37,7 +34,7 @@ const std::vector<std::pair<std::string, std::string>>& registry_passes() {
 }  // namespace
 
 std::vector<std::string> default_passes(bool mkldnn) {
-  std::vector<std::string> p = {"canonicalize", "constant-fold", kFoldParams, "cse", "dce"};
+  std::vector<std::string> p = {"canonicalize", "constant-fold", kFoldParamsPass, "cse", "dce"};
   if (mkldnn) {
     p.insert(p.end(), {"fuse-linear", "fuse-rms-norm"});
   }
@@ -47,11 +44,11 @@ std::vector<std::string> default_passes(bool mkldnn) {
 std::vector<std::pair<std::string, std::string>> known_passes() {
   auto list = registry_passes();
   list.insert(list.begin() + 2,
-              {kFoldParams, "ops on parameters only evaluated at load into new parameters"});
-  list.push_back({kWeightOnlyInt8,
+              {kFoldParamsPass, "ops on parameters only evaluated at load into new parameters"});
+  list.push_back({kWeightOnlyInt8Pass,
                   "linear/matmul with a float parameter weight -> weight_only_linear on int8 rows "
                   "quantized at load (per-channel scales)"});
-  list.push_back({kWeightOnlyInt4, "the same with int4 weights"});
+  list.push_back({kWeightOnlyInt4Pass, "the same with int4 weights"});
   return list;
 }
 
@@ -264,10 +261,10 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
     const auto& known = registry_passes();
     const bool in_registry =
         std::any_of(known.begin(), known.end(), [&](const auto& kv) { return kv.first == name; });
-    if (name == kFoldParams) {
+    if (name == kFoldParamsPass) {
       fold_params(p);
-    } else if (name == kWeightOnlyInt8 || name == kWeightOnlyInt4) {
-      weight_only_quantize(p, name == kWeightOnlyInt8 ? 8 : 4);
+    } else if (name == kWeightOnlyInt8Pass || name == kWeightOnlyInt4Pass) {
+      weight_only_quantize(p, name == kWeightOnlyInt8Pass ? 8 : 4);
     } else {
       if (!in_registry) {
         std::string names;

@@ -13,6 +13,11 @@
 
 namespace skiff::inference {
 
+/// The passes of the predictor's own (not IR passes of the registry), by name.
+inline constexpr const char* kFoldParamsPass = "fold-params";
+inline constexpr const char* kWeightOnlyInt8Pass = "weight-only-int8";
+inline constexpr const char* kWeightOnlyInt4Pass = "weight-only-int4";
+
 /// The default list (Config with ir_optim on): simplification, parameter folding, CSE, DCE,
 /// then with oneDNN (`mkldnn`) the fusions that have kernels.
 std::vector<std::string> default_passes(bool mkldnn);

@@ -204,6 +204,8 @@ void bind_config(py::module_& m) {
       .def("enable_mkldnn_bfloat16", &C::EnableMkldnnBfloat16)
       .def("enable_mkldnn_int8", [](C& c, py::object) { c.EnableMkldnnInt8(); },
            py::arg("quantized_ops") = py::none())
+      .def("enable_weight_only_int8", &C::EnableWeightOnlyInt8, py::arg("x") = true)
+      .def("weight_only_int8_enabled", &C::weight_only_int8_enabled)
       .def("set_cpu_math_library_num_threads", &C::SetCpuMathLibraryNumThreads,
            py::arg("cpu_math_library_num_threads"))
       .def("cpu_math_library_num_threads", &C::cpu_math_library_num_threads)

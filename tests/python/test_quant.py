@@ -347,6 +347,37 @@ def test_predictor_quantizes_a_float_model_at_load(tmp_path):
     assert err8 < err4 < 0.3 * np.abs(want).max()
 
 
+def test_config_enable_weight_only_int8_appends_the_pass_once(tmp_path):
+    """Config.enable_weight_only_int8() runs the weight-only-int8 pass last (after the fusions),
+    once even when pass_builder also names it, and gives the same program as appending it."""
+    paddle.seed(6)
+    model = paddle.nn.Sequential(paddle.nn.Linear(32, 48), paddle.nn.GELU(),
+                                 paddle.nn.Linear(48, 8))
+    model.eval()
+    prefix = str(tmp_path / "cfg")
+    paddle.jit.save(model, prefix, input_spec=[InputSpec([None, 32], "float32", "x")])
+    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    assert not config.weight_only_int8_enabled()
+    assert "weight-only-int8" not in config.passes()
+    config.enable_weight_only_int8()
+    assert config.weight_only_int8_enabled()
+    assert config.passes()[-1] == "weight-only-int8"
+    assert "weight_only_int8" in config.summary()
+    appended = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    appended.pass_builder().append_pass("weight-only-int8")
+    appended.enable_weight_only_int8()
+    assert appended.passes().count("weight-only-int8") == 1
+    programs = [paddle_infer.create_predictor(c).optimized_program() for c in (config, appended)]
+    assert programs[0] == programs[1]
+    assert programs[0].count("op.weight_only_linear") == 2 and "op.linear" not in programs[0]
+    config.enable_weight_only_int8(False)
+    assert "weight-only-int8" not in config.passes()
+    off = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    off.enable_weight_only_int8()
+    off.switch_ir_optim(False)
+    assert off.passes() == []  # ir_optim off: the program runs as saved
+
+
 def test_weight_only_pass_leaves_mixed_dtype_linears_alone(tmp_path):
     """A linear whose input dtype differs from its weight's (promoted by linear) is not
     rewritten: weight_only_linear computes in x's dtype without promotion."""

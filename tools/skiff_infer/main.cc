@@ -3,7 +3,7 @@
 // timings (read, passes, build, first run, steady state over --repeat runs).
 //   skiff_infer MODEL [IN.npy ...] [--input NAME=IN.npy] [--output-dir DIR] [--repeat N]
 //               [--warmup N] [--threads N] [--no-ir-optim] [--delete-pass NAME]
-//               [--profile TRACE.json] [--quiet]
+//               [--weight-only-int8] [--profile TRACE.json] [--quiet]
 // MODEL is a model directory, a prefix (PREFIX.pdmodel + PREFIX.pdiparams) or a .pdmodel file.
 // Positional inputs follow the model's input order. Exit status: 0 done, 1 a skiff::Error (its
 // message on stderr: bad model, bad .npy, wrong shape or dtype), 2 a usage error.
@@ -31,7 +31,8 @@ namespace inf = skiff::inference;
 constexpr const char* kUsage =
     "usage: skiff_infer MODEL [IN.npy ...] [--input NAME=IN.npy] [--output-dir DIR]\n"
     "                   [--repeat N] [--warmup N] [--threads N] [--no-ir-optim]\n"
-    "                   [--delete-pass NAME] [--profile TRACE.json] [--quiet]\n"
+    "                   [--delete-pass NAME] [--weight-only-int8] [--profile TRACE.json]\n"
+    "                   [--quiet]\n"
     "  MODEL            a model directory, a prefix (PREFIX.pdmodel/.pdiparams) or a .pdmodel\n"
     "  IN.npy           inputs in the model's input order (or --input NAME=FILE)\n"
     "  --output-dir     write each output as DIR/<name>.npy (default: not written)\n"
@@ -40,6 +41,8 @@ constexpr const char* kUsage =
     "  --threads N      CPU math threads (Config::SetCpuMathLibraryNumThreads, default 1)\n"
     "  --no-ir-optim    run the program as saved (Config::SwitchIrOptim(false))\n"
     "  --delete-pass P  drop pass P from the pipeline (repeatable)\n"
+    "  --weight-only-int8  quantize the linears' weights to int8 at load\n"
+    "                   (Config::EnableWeightOnlyInt8)\n"
     "  --profile FILE   write a Chrome trace of the timed runs\n"
     "  --quiet          print only the timings\n";
 
@@ -54,7 +57,7 @@ struct Options {
   std::string output_dir, profile;
   std::vector<std::string> deleted_passes;
   int repeat = 10, warmup = 1, threads = 1;
-  bool ir_optim = true, quiet = false;
+  bool ir_optim = true, quiet = false, weight_only_int8 = false;
 };
 
 int parse_count(const std::string& flag, const std::string& text, int lo, int hi) {
@@ -100,6 +103,8 @@ Options parse_args(int argc, char** argv) {
       o.ir_optim = false;
     } else if (a == "--delete-pass") {
       o.deleted_passes.push_back(value());
+    } else if (a == "--weight-only-int8") {
+      o.weight_only_int8 = true;
     } else if (a == "--profile") {
       o.profile = value();
     } else if (a == "--quiet") {
@@ -132,6 +137,7 @@ inf::Config make_config(const Options& o) {
   c.SetCpuMathLibraryNumThreads(o.threads);
   c.SwitchIrOptim(o.ir_optim);
   for (const std::string& p : o.deleted_passes) c.DeletePass(p);
+  c.EnableWeightOnlyInt8(o.weight_only_int8);
   return c;
 }
 

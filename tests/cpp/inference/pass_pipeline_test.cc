@@ -132,5 +132,19 @@ TEST(PassBuilderTest, EditsThePipeline) {
   EXPECT_TRUE(c.passes().empty());
 }
 
+TEST(PassBuilderTest, WeightOnlyInt8RunsLastAndOnce) {
+  Config c;
+  EXPECT_FALSE(c.weight_only_int8_enabled());
+  c.EnableWeightOnlyInt8();
+  std::vector<std::string> want = inference::default_passes(true);
+  want.push_back(inference::kWeightOnlyInt8Pass);
+  EXPECT_EQ(c.passes(), want);
+  c.pass_builder()->AppendPass(inference::kWeightOnlyInt8Pass);
+  EXPECT_EQ(c.passes(), want);  // named by the builder too: still once
+  c.pass_builder()->DeletePass(inference::kWeightOnlyInt8Pass);
+  c.EnableWeightOnlyInt8(false);
+  EXPECT_EQ(c.passes(), inference::default_passes(true));
+}
+
 }  // namespace
 }  // namespace skiff
