@@ -39,6 +39,7 @@ from . import io, nn, optimizer, regularizer  # noqa: F401,E402
 from .hapi import summary  # noqa: F401,E402
 from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
+Tensor.create_parameter = create_parameter  # listed among Paddle's Tensor methods
 from .nn.initializer import LazyGuard  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402

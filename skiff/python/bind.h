@@ -18,6 +18,8 @@ void bind_device(py::module_& m);
 void bind_tensor(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_py_layer(py::module_& m);
+/// _inplace_assign / _inplace_rebind: Paddle's in-place variants composed in Python.
+void bind_inplace(py::module_& m);
 /// Safetensors files through the C++ checkpoint code (include/skiff/checkpoint.h).
 void bind_checkpoint(py::module_& m);
 /// skiff._C.jit: captures, programs, the executor.

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_C, m) {
   sp::bind_tensor(m);
   sp::bind_autograd(m);
   sp::bind_py_layer(m);
+  sp::bind_inplace(m);
   sp::bind_checkpoint(m);
   auto device =
       m.def_submodule("device", "Device plugins and the CPU fallback (skiff/device/plugin)");

@@ -6,3 +6,6 @@ from .math_functions import *  # noqa: F401,F403
 from .index_functions import *  # noqa: F401,F403
 from .math_compositions import *  # noqa: F401,F403
 from .manipulation_functions import *  # noqa: F401,F403
+from .inplace_functions import *  # noqa: F401,F403
+from .attribute import *  # noqa: F401,F403
+from .array_functions import *  # noqa: F401,F403

@@ -328,6 +328,9 @@ def install():
     from .. import linalg  # the LAPACK functions and their compositions
     for name in linalg._METHODS:
         setattr(_T, name, getattr(linalg, name))
+    _T.multi_dot = linalg.multi_dot
+    from .manipulation_functions import multiplex
+    _T.multiplex = multiplex
     for name in math_functions._METHODS:
         setattr(_T, name, getattr(math_functions, name))
     from . import index_functions  # take, index_fill, masked_scatter, vander, combinations
@@ -339,6 +342,17 @@ def install():
     from . import manipulation_functions  # atleast_*, splits, unflatten, *_scatter, ...
     for name in manipulation_functions._METHODS:
         setattr(_T, name, getattr(manipulation_functions, name))
+    from . import inplace_functions  # cumsum_, equal_, reshape_, cast_, ... (Python in-place)
+    for name in inplace_functions._METHODS:
+        setattr(_T, name, getattr(inplace_functions, name))
+    from . import array_functions, attribute  # add_n, index_put, unfold, ...; is_empty, ...
+    for module in (array_functions, attribute):
+        for name in module._METHODS:
+            setattr(_T, name, getattr(module, name))
+    # Functions Paddle also lists as Tensor methods (tensor_method_func), attached as they are.
+    for name in ("addmm", "broadcast_shape", "broadcast_tensors", "concat", "stack", "where",
+                 "slice", "rank", "increment"):
+        setattr(_T, name, getattr(functions, name))
     _T.__str__ = __repr__
     _T.__format__ = _format
     _C._set_getitem_fallback(indexing.getitem)  # Tensor.__getitem__ (C++) handles basic indices
