@@ -8,8 +8,9 @@
 // - `_inplace_rebind(op, x, fn, copy)`: for the variants whose result has another shape or
 //   dtype (reshape_, squeeze_, t_, cast_, equal_: Paddle reallocates or reshapes x's holder).
 //   The Python object x becomes a handle to fn(x)'s result, its version one past x's; a view
-//   result (reshape_) keeps sharing x's memory unless autograd records it (then it is copied). Versions are set before fn runs (Note [view version]). Under no_grad, x's
-//   stop_gradient carries over.
+//   result (reshape_) keeps sharing x's memory unless autograd records it (then it is copied).
+//   Versions are set before fn runs (Note [view version]). Under no_grad, x's stop_gradient carries
+//   over.
 // Both refuse, in grad mode, a leaf that requires grad and a view of a tensor that requires grad,
 // with the generated ops' messages.
 #include <pybind11/functional.h>
