@@ -123,6 +123,15 @@ void bind_dist(py::module_& m) {
                           placements_to_py(d->placements()));
   });
   m.def("rule_cache_size", &dist::dist_mode_cache_size);
+  m.def("reshard_counts", [] {
+    auto c = dist::reshard_counts();
+    py::dict d;
+    d["all_reduce"] = c.all_reduce;
+    d["reduce_scatter"] = c.reduce_scatter;
+    d["all_to_all"] = c.all_to_all;
+    d["all_gather"] = c.all_gather;
+    return d;
+  });
   m.def("is_dist", [](const Tensor& t) { return dist::as_dist(t) != nullptr; });
 }
 

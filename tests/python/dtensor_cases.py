@@ -175,5 +175,69 @@ def eager():
     check(paddle._C.dist.rule_cache_size() == size, "rule cache grew on a repeated call")
 
 
+def counts():
+    return paddle._C.dist.reshard_counts()
+
+
+def delta(before):
+    after = counts()
+    return {k: after[k] - before[k] for k in after}
+
+
+def eager_grad():
+    """Backward keeps sharding: per layout of a two-layer MLP (dp, column, row, a row-parallel
+    product left Partial, a weight used twice), the leaves' gradients equal torch's, carry the
+    leaves' placements, and backward issues exactly the expected collectives (no all-gather)."""
+    import torch
+    dist.init_parallel_env()
+    n = dist.get_world_size()
+    mesh = dist.ProcessMesh(list(range(n)), dim_names=["x"])
+    rng = np.random.RandomState(1)
+    xs, ws, bs = (rng.randn(*s).astype("float32") for s in ((4, 6), (6, 8), (8,)))
+    R, S0, S1 = [dist.Replicate()], [dist.Shard(0)], [dist.Shard(1)]
+    # x, w, b placements (None: no bias), the loss, and the collectives backward must make:
+    # dp: dW and db are Partial over the batch, each all-reduced once at its leaf; column: dx
+    # (contracted over the sharded hidden dim) all-reduced at the replicated x; row: none.
+    cases = [
+        ("dp", S0, R, R, "mean", {"all_reduce": 2}),
+        ("column", R, S1, S0, "sum", {"all_reduce": 1}),
+        ("row", S1, S0, R, "sum", {}),
+        ("row, no bias", S1, S0, None, "sum", {}),
+        ("dp, w used twice", S0, R, None, "twice", {"all_reduce": 1}),
+    ]
+    for what, px, pw, pb, loss_kind, want in cases:
+        x = dist.shard_tensor(xs, mesh, px, stop_gradient=False)
+        w = dist.shard_tensor(ws, mesh, pw, stop_gradient=False)
+        b = dist.shard_tensor(bs, mesh, pb, stop_gradient=False) if pb else None
+        tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (xs, ws, bs))
+        before = counts()
+        if loss_kind == "twice":
+            h = paddle.add(paddle.matmul(x, w), paddle.matmul(paddle.scale(x, 2.0), w))
+            th = tx @ tw + (2 * tx) @ tw
+        else:
+            h = paddle.matmul(x, w) if b is None else paddle.nn.functional.linear(x, w, b)
+            th = tx @ tw if b is None else tx @ tw + tb
+        y, ty = paddle.nn.functional.relu(h), torch.relu(th)
+        loss = paddle.mean(y) if loss_kind == "mean" else paddle.sum(y)
+        tloss = ty.mean() if loss_kind == "mean" else ty.sum()
+        forward = delta(before)
+        check(forward["all_gather"] == 0, f"{what}: forward all-gathers {forward}")
+        before = counts()
+        loss.backward()
+        made = delta(before)
+        expected = {"all_reduce": 0, "reduce_scatter": 0, "all_to_all": 0, "all_gather": 0}
+        expected.update(want)
+        check(made == expected, f"{what}: backward made {made}, expected {expected}")
+        tloss.backward()
+        leaves = [(x, tx, px, "x"), (w, tw, pw, "w")] + ([(b, tb, pb, "b")] if b is not None else [])
+        for t, ref, p, name in leaves:
+            check(t.grad is not None and t.grad.is_dist(), f"{what}: grad of {name} not dist")
+            check(t.grad.placements == p,
+                  f"{what}: grad of {name} placements {t.grad.placements}, leaf {p}")
+            np.testing.assert_allclose(t.grad.numpy(), ref.grad.numpy(), rtol=1e-5, atol=1e-5,
+                                       err_msg=f"{what}: grad of {name}")
+        np.testing.assert_allclose(loss.numpy(), tloss.detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]]()

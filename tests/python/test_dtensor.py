@@ -40,6 +40,10 @@ def test_eager_distributed_mode(n):
     assert_ok(run("eager", n))
 
 
+def test_backward_keeps_sharding():
+    assert_ok(run("eager_grad", 2))
+
+
 def test_types_in_one_process():
     mesh = dist.ProcessMesh([[2, 4, 5], [0, 1, 3]], dim_names=["x", "y"])
     assert mesh.shape == [2, 3] and mesh.process_ids == [2, 4, 5, 0, 1, 3] and mesh.ndim == 2

@@ -1,19 +1,24 @@
-// Rules are looked up by op name from a small table (matmul, elementwise add/subtract/multiply/
-// divide/maximum/minimum, unary activations, sum) until the generator carries each record's
-// `spmd_rule` into OpSchema with a boxed adapter; every other op falls back to replicate-all
+// The rule comes from rule_table.h (by op name); an op without one falls back to replicate-all
 // with a one-time warning naming it. A dense input of a dist op is taken as replicated on the
-// op's mesh (every rank holds the same value, as for grad-engine zeros and constants).
+// op's mesh (every rank holds the same value, as for grad-engine seeds and constants). Partial
+// inputs pass through ops linear in them (Note [Partial through linear ops] in rule_table.h);
+// reduce_as and linear run as compositions of table ops, so their backward and forward keep
+// sharding too. A dist leaf's accumulated gradient is resharded to the leaf's layout.
 #include "skiff/dist/eager/dist_mode.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "skiff/base/error.h"
 #include "skiff/dist/dist_tensor.h"
+#include "skiff/dist/eager/rule_table.h"
 #include "skiff/dist/reshard/reshard.h"
+#include "skiff/dist/shard_layout.h"
 #include "skiff/dist/spmd/rules.h"
 #include "skiff/ops/dispatch/mode.h"
 #include "skiff/runtime/eager/call_op.h"
@@ -31,52 +36,87 @@ using spmd::DistAttr;
 using spmd::DistTensorSpec;
 using spmd::SpmdInfo;
 
-const std::set<std::string>& unary_ops() {
-  static const std::set<std::string> ops = {"relu", "gelu", "tanh", "sigmoid", "exp", "neg",
-                                            "abs", "silu", "square", "sqrt", "log"};
-  return ops;
-}
-
-const std::set<std::string>& binary_ops() {
-  static const std::set<std::string> ops = {"add", "subtract", "multiply", "divide", "maximum",
-                                            "minimum"};
-  return ops;
-}
-
-template <typename T>
-T attr_or(const Attrs& attrs, const char* name, T fallback) {
-  auto it = attrs.find(name);
-  if (it == attrs.end()) return fallback;
-  const T* v = std::get_if<T>(&it->second);
-  return v ? *v : fallback;
-}
-
-// The rule for `name` on `specs` (one per defined tensor input), or replicate-all.
-SpmdInfo infer(const std::string& name, const std::vector<DistTensorSpec>& specs,
-               const Attrs& attrs, size_t n_outputs, int64_t out_ndim_hint) {
-  if (unary_ops().count(name) && specs.size() == 1) return spmd::elementwise_unary_spmd(specs[0]);
-  if (binary_ops().count(name) && specs.size() == 2) {
-    return spmd::elementwise_binary_spmd(specs[0], specs[1]);
-  }
-  if (name == "matmul" && specs.size() == 2) {
-    return spmd::matmul_spmd(specs[0], specs[1], attr_or(attrs, "transpose_x", false),
-                             attr_or(attrs, "transpose_y", false));
-  }
-  if (name == "sum" && specs.size() == 1) {
-    return spmd::reduction_spmd(specs[0], attr_or(attrs, "axis", std::vector<int64_t>{}),
-                                attr_or(attrs, "keepdim", false));
-  }
+void warn_fallback(const std::string& name) {
   static std::mutex mu;
   static std::set<std::string> warned;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (warned.insert(name).second) {
-      std::cerr << "skiff: warning: op '" << name
-                << "' has no SPMD rule in the eager distributed mode; its inputs are replicated"
-                << " (all-gathered) on every rank\n";
+  std::lock_guard<std::mutex> lock(mu);
+  if (warned.insert(name).second) {
+    std::cerr << "skiff: warning: op '" << name
+              << "' has no SPMD rule in the eager distributed mode; its inputs are replicated"
+              << " (all-gathered) on every rank\n";
+  }
+}
+
+bool linear_partial(ReduceType t) { return t == ReduceType::kRedSum || t == ReduceType::kRedAvg; }
+
+// True when `info` (inferred on the inputs without their partial status) may keep the Partial
+// inputs of `specs` unreduced: the op is linear in them and no layout uses their mesh axes.
+bool partial_passes(const std::optional<Linearity>& lin, const std::vector<DistTensorSpec>& specs,
+                    const SpmdInfo& info) {
+  if (!lin) return false;
+  std::vector<size_t> partial;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].dist_attr.is_partial()) partial.push_back(i);
+  }
+  const auto& status = specs[partial.front()].dist_attr.partial_status();
+  for (const auto& [axis, type] : status) {
+    if (!linear_partial(type)) return false;
+  }
+  if (lin->together) {
+    if (partial.size() != specs.size()) return false;
+    for (size_t i : partial) {
+      if (specs[i].dist_attr.partial_status() != status) return false;
+    }
+  } else if (partial.size() != 1 ||
+             std::find(lin->args.begin(), lin->args.end(), partial[0]) == lin->args.end()) {
+    return false;
+  }
+  auto uses_axis = [&](const DistAttr& a) {
+    for (int64_t m : a.dims_mapping()) {
+      if (status.count(m)) return true;
+    }
+    return a.is_partial();
+  };
+  for (const auto& a : info.inputs) {
+    if (uses_axis(a)) return false;
+  }
+  for (const auto& a : info.outputs) {
+    if (uses_axis(a)) return false;
+  }
+  return true;
+}
+
+// The layouts op `name` runs with: the table's rule (Partial kept through linear ops), the
+// shape-only layout, or replicate-all.
+SpmdInfo infer(const std::string& name, const std::vector<DistTensorSpec>& specs,
+               const Attrs& attrs, size_t n_outputs, int64_t out_ndim_hint) {
+  if (shape_only(name) && specs.size() == 1) {  // only x's shape is read: x is left as it is
+    const DistAttr& x = specs[0].dist_attr;
+    return {{x}, {DistAttr(x.process_mesh(), x.dims_mapping())}};
+  }
+  std::vector<DistTensorSpec> plain = specs;
+  for (auto& s : plain) s.dist_attr.clear_partial();
+  std::optional<SpmdInfo> rule = table_rule(name, plain, attrs);
+  if (!rule) {
+    warn_fallback(name);
+    return spmd::replicated_spmd(specs, std::vector<int64_t>(n_outputs, out_ndim_hint));
+  }
+  bool any_partial = false;
+  for (const auto& s : specs) any_partial = any_partial || s.dist_attr.is_partial();
+  if (!any_partial || !partial_passes(linearity(name, attrs, specs.size()), specs, *rule)) {
+    return *rule;  // Partial inputs are reduced by the reshard to the rule's layouts
+  }
+  std::map<int64_t, ReduceType> status;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    for (const auto& [axis, type] : specs[i].dist_attr.partial_status()) {
+      rule->inputs[i].set_partial(axis, type);
+      status[axis] = type;
     }
   }
-  return spmd::replicated_spmd(specs, std::vector<int64_t>(n_outputs, out_ndim_hint));
+  for (auto& out : rule->outputs) {
+    for (const auto& [axis, type] : status) out.set_partial(axis, type);
+  }
+  return *rule;
 }
 
 // Cache key: op, then per input its dims_mapping, partial axes and global shape.
@@ -91,18 +131,58 @@ Key key_of(const std::string& name, const std::vector<DistTensorSpec>& specs, co
     k.second.push_back(s.dist_attr.dims_mapping());
     k.second.push_back(s.dist_attr.partial_axes());
     std::vector<int64_t> types;
-    for (const auto& [axis, t] : s.dist_attr.partial_status()) types.push_back(static_cast<int64_t>(t));
+    for (const auto& [axis, t] : s.dist_attr.partial_status())
+      types.push_back(static_cast<int64_t>(t));
     k.second.push_back(types);
   }
   for (const auto& [n, v] : attrs) k.first += "|" + n + "=" + ops::attr_to_string(v);
   return k;
 }
 
+// The global shape an op with a `shape` attribute gives (reshape: 0 copies x's dim, one -1 is
+// inferred; broadcast_to/expand: right-aligned, -1 keeps x's size); empty for other ops.
+std::vector<int64_t> shape_from_attr(const std::string& name, const Attrs& attrs,
+                                     const std::vector<int64_t>& x) {
+  auto it = attrs.find("shape");
+  const auto* attr = it == attrs.end() ? nullptr : std::get_if<std::vector<int64_t>>(&it->second);
+  if (attr == nullptr) return {};
+  std::vector<int64_t> shape = *attr;
+  if (name == "reshape") {
+    int64_t numel = 1, known = 1;
+    for (int64_t d : x) numel *= d;
+    int64_t infer = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == 0 && i < x.size()) shape[i] = x[i];
+      if (shape[i] == -1) {
+        infer = static_cast<int64_t>(i);
+      } else {
+        known *= shape[i];
+      }
+    }
+    if (infer >= 0 && known > 0) shape[static_cast<size_t>(infer)] = numel / known;
+    return shape;
+  }
+  if (name == "broadcast_to" || name == "expand") {
+    const size_t lead = shape.size() - std::min(shape.size(), x.size());
+    for (size_t i = lead; i < shape.size(); ++i) {
+      if (shape[i] == -1) shape[i] = x[i - lead];
+    }
+    return shape;
+  }
+  return {};
+}
+
 // The global size of each output dim: a sharded dim takes the size of the input dim that the
-// rule shards on the same mesh axis (rules shard one letter per mesh axis).
-std::vector<int64_t> global_shape(const DenseTensor& local, const DistAttr& out,
+// rule shards on the same mesh axis (rules shard one letter per mesh axis); ops with a shape
+// attribute give it directly (a merged, sharded dim is not an input dim).
+std::vector<int64_t> global_shape(const std::string& name, const Attrs& attrs,
+                                  const DenseTensor& local, const DistAttr& out,
                                   const std::vector<DistTensorSpec>& in_specs,
                                   const std::vector<DistAttr>& in_attrs) {
+  if (!in_specs.empty()) {
+    auto from_attr = shape_from_attr(name, attrs, in_specs[0].shape);
+    if (static_cast<int64_t>(from_attr.size()) == local.rank()) return from_attr;
+  }
   auto shape = local.dims().to_vector();
   for (size_t d = 0; d < shape.size(); ++d) {
     int64_t axis = out.dims_mapping()[d];
@@ -115,6 +195,52 @@ std::vector<int64_t> global_shape(const DenseTensor& local, const DistAttr& out,
     }
   }
   return shape;
+}
+
+// One op on DistTensors from inside the mode (it re-enters the mode), below autograd.
+Tensor dist_op(const char* name, const TensorLists& inputs, const Attrs& attrs) {
+  autograd::NoGradGuard no_grad;
+  return call_op(name, inputs, attrs)[0][0];
+}
+
+// reduce_as(x, target) as sums over x's leading dims and the dims target has as 1, so a
+// sharded reduced dim gives Partial (the bias gradient of a dp-sharded batch) and target,
+// whose values are not read, is never resharded.
+Tensor reduce_as_composed(const Tensor& x, const Tensor& target) {
+  const auto xs = x.shape(), ts = target.shape();
+  const int64_t lead = static_cast<int64_t>(xs.size()) - static_cast<int64_t>(ts.size());
+  Tensor out = x;
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < lead; ++i) axes.push_back(i);
+  if (!axes.empty()) {
+    out = dist_op("sum", {{out}}, {{"axis", axes}, {"keepdim", false}, {"dtype", x.dtype()}});
+  }
+  axes.clear();
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (ts[i] == 1 && xs[lead + static_cast<int64_t>(i)] != 1)
+      axes.push_back(static_cast<int64_t>(i));
+  }
+  if (!axes.empty()) {
+    out = dist_op("sum", {{out}}, {{"axis", axes}, {"keepdim", true}, {"dtype", x.dtype()}});
+  }
+  // The output must be a new handle even when nothing is reduced (autograd records on it).
+  return out.impl() == x.impl() ? Tensor(std::make_shared<DistTensor>(*as_dist(x))) : out;
+}
+
+// The ops the mode runs as compositions of table ops; false for the others.
+bool run_composed(OpCall& call, const std::string& name, const TensorLists& in) {
+  if (name == "reduce_as" && in.size() == 2) {
+    call.set_outputs({{reduce_as_composed(in[0][0], in[1][0])}});
+    return true;
+  }
+  if (name == "linear" && in.size() == 3) {  // x @ weight + bias
+    Tensor out = dist_op("matmul", {{in[0][0]}, {in[1][0]}},
+                         {{"transpose_x", false}, {"transpose_y", false}});
+    if (!in[2].empty() && in[2][0].defined()) out = dist_op("add", {{out}, {in[2][0]}}, {});
+    call.set_outputs({{out}});
+    return true;
+  }
+  return false;
 }
 
 void dist_kernel(OpCall& call, void*) {
@@ -149,6 +275,7 @@ void dist_kernel(OpCall& call, void*) {
       specs.push_back({t.shape(), d->dist_attr()});
     }
   }
+  if (run_composed(call, name, dist_inputs)) return;
   size_t n_outputs = call.schema().outputs.size();
   SpmdInfo info;
   {
@@ -156,8 +283,10 @@ void dist_kernel(OpCall& call, void*) {
     std::lock_guard<std::mutex> lock(g_cache_mu);
     auto it = g_cache.find(k);
     if (it == g_cache.end()) {
-      it = g_cache.emplace(k, infer(name, specs, attrs, n_outputs,
-                                    specs.empty() ? 0 : specs[0].ndim())).first;
+      it =
+          g_cache
+              .emplace(k, infer(name, specs, attrs, n_outputs, specs.empty() ? 0 : specs[0].ndim()))
+              .first;
     }
     info = it->second;
   }
@@ -171,10 +300,18 @@ void dist_kernel(OpCall& call, void*) {
       t = Tensor(as_dist(r)->local_value());
     }
   }
+  // A shape attribute is global: the local op gets this process's piece of it.
+  Attrs local_attrs = attrs;
+  if (first->in_mesh() && !specs.empty() && !info.outputs.empty()) {
+    auto global = shape_from_attr(name, attrs, specs[0].shape);
+    if (!global.empty() && info.outputs[0].ndim() == static_cast<int64_t>(global.size())) {
+      local_attrs["shape"] = local_shape(global, info.outputs[0], mesh.coord(rank));
+    }
+  }
   TensorLists outs;
   {
     autograd::NoGradGuard no_grad;
-    outs = call_op(name, local, attrs);
+    outs = call_op(name, local, local_attrs);
   }
   size_t o = 0;
   for (auto& list : outs) {
@@ -187,7 +324,7 @@ void dist_kernel(OpCall& call, void*) {
         t = Tensor(std::make_shared<DistTensor>(value.dims(), rep, value, rank));
         continue;
       }
-      auto shape = global_shape(value, attr, specs, info.inputs);
+      auto shape = global_shape(name, attrs, value, attr, specs, info.inputs);
       t = Tensor(std::make_shared<DistTensor>(Dims(shape), attr, value, rank));
     }
   }
@@ -217,12 +354,30 @@ DistMode g_mode;
 // A new DistTensor impl over the same local value, without autograd state.
 Tensor detach_dist(const Tensor& t) { return Tensor(std::make_shared<DistTensor>(*as_dist(t))); }
 
+// The gradient a dist leaf keeps: laid out as the leaf (a Partial gradient of a replicated
+// parameter is all-reduced, as Paddle does), a dense one taken as replicated first.
+Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
+  const DistTensor* l = as_dist(leaf);
+  Tensor g = grad;
+  if (!as_dist(g)) {
+    if (!g.is_dense()) return grad;
+    g = shard_dense("backward", g.dense().contiguous(), l->process_mesh(),
+                    std::vector<Placement>(l->process_mesh().ndim(), Placement::replicate()),
+                    l->rank());
+  }
+  DistAttr want(l->process_mesh(), l->dist_attr().dims_mapping());
+  if (as_dist(g)->dist_attr() == want) return g;
+  auto ctx = CommContext::global();
+  return reshard(g, want, ctx.get());
+}
+
 }  // namespace
 
 void enable_dist_mode() {
   static std::once_flag once;
   std::call_once(once, [] {
     autograd::set_detach_for_kind(TensorKind::kDist, &detach_dist);
+    autograd::set_leaf_grad_for_kind(TensorKind::kDist, &leaf_grad_dist);
     dispatch::enable_everywhere(g_mode);
   });
 }

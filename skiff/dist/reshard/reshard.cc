@@ -1,6 +1,7 @@
 #include "skiff/dist/reshard/reshard.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "skiff/base/error.h"
 #include "skiff/dist/dist_tensor.h"
@@ -11,6 +12,13 @@ namespace skiff::dist {
 namespace {
 
 using Placements = std::vector<Placement>;
+
+std::atomic<int64_t> g_all_reduce{0}, g_reduce_scatter{0}, g_all_to_all{0}, g_all_gather{0};
+
+// Counts a collective of a step over `g` (a mesh dim of one process communicates nothing).
+void count(const AxisGroup& g, std::atomic<int64_t>& counter) {
+  if (g.group != nullptr) counter.fetch_add(1, std::memory_order_relaxed);
+}
 
 // True when a mesh dim other than `axis` shards tensor dim `dim` in `cur`.
 bool sharded_elsewhere(const Placements& cur, int64_t dim, size_t axis) {
@@ -29,11 +37,14 @@ class Planner {
   DenseTensor run(Placements cur, const Placements& dst) {
     for (size_t m = 0; m < cur.size(); ++m) {  // 1. pending reductions
       if (!cur[m].is_partial() || cur[m] == dst[m]) continue;
+      AxisGroup g = group(m);
       if (dst[m].is_shard() && !sharded_elsewhere(cur, dst[m].shard_dim(), m)) {
-        local_ = p_to_s(local_, cur[m].reduce_type(), dst[m].shard_dim(), group(m));
+        local_ = p_to_s(local_, cur[m].reduce_type(), dst[m].shard_dim(), g);
+        count(g, g_reduce_scatter);
         cur[m] = dst[m];
       } else {
-        local_ = p_to_r(local_, cur[m].reduce_type(), group(m));
+        local_ = p_to_r(local_, cur[m].reduce_type(), g);
+        count(g, g_all_reduce);
         cur[m] = Placement::replicate();
       }
     }
@@ -41,13 +52,17 @@ class Planner {
       if (!cur[m].is_shard() || !dst[m].is_shard() || cur[m] == dst[m]) continue;
       if (sharded_elsewhere(cur, dst[m].shard_dim(), m)) continue;
       int64_t from = cur[m].shard_dim();
-      local_ = s_to_s(local_, from, shape_[from], dst[m].shard_dim(), group(m));
+      AxisGroup g = group(m);
+      local_ = s_to_s(local_, from, shape_[from], dst[m].shard_dim(), g);
+      count(g, g_all_to_all);
       cur[m] = dst[m];
     }
     for (size_t m = cur.size(); m-- > 0;) {  // 3. gathers
       if (!cur[m].is_shard() || cur[m] == dst[m]) continue;
       int64_t d = cur[m].shard_dim();
-      local_ = s_to_r(local_, d, shape_[d], group(m));
+      AxisGroup g = group(m);
+      local_ = s_to_r(local_, d, shape_[d], g);
+      count(g, g_all_gather);
       cur[m] = Placement::replicate();
     }
     for (size_t m = 0; m < cur.size(); ++m) {  // 4. slices and partial terms
@@ -80,6 +95,10 @@ class Planner {
 };
 
 }  // namespace
+
+ReshardCounts reshard_counts() {
+  return {g_all_reduce.load(), g_reduce_scatter.load(), g_all_to_all.load(), g_all_gather.load()};
+}
 
 std::vector<int64_t> axis_ranks(const ProcessMesh& mesh, int64_t axis, int64_t rank) {
   auto coord = mesh.coord(rank);

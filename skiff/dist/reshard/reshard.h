@@ -20,6 +20,16 @@ namespace skiff::dist {
 /// mesh process ids must be below its world size (InvalidArgument).
 Tensor reshard(const Tensor& t, const spmd::DistAttr& dst, CommContext* ctx);
 
+/// Collectives reshard has issued in this process, per primitive (over groups of more than one
+/// process): tests check that a program makes no needless all-gather.
+struct ReshardCounts {
+  int64_t all_reduce = 0;      // p_to_r
+  int64_t reduce_scatter = 0;  // p_to_s
+  int64_t all_to_all = 0;      // s_to_s
+  int64_t all_gather = 0;      // s_to_r
+};
+ReshardCounts reshard_counts();
+
 /// The slice of mesh dim `axis` through `rank`'s coordinate: the global ranks, in order.
 std::vector<int64_t> axis_ranks(const ProcessMesh& mesh, int64_t axis, int64_t rank);
 

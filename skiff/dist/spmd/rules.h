@@ -54,6 +54,11 @@ SpmdInfo transpose_spmd(const DistTensorSpec& x, const std::vector<int64_t>& per
 /// other dim of the run is replicated (ReshapeInferSpmd with its dim_trans).
 SpmdInfo reshape_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape);
 
+/// Broadcast of x to `shape` (right-aligned; -1 keeps x's size): new leading dims and size-1
+/// dims that grow are replicated, the others keep x's sharding (as Paddle's ExpandAsInferSpmd;
+/// broadcast_to and expand).
+SpmdInfo expand_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape);
+
 /// The softmax axis replicated on x and out (SoftmaxInferSpmd).
 SpmdInfo softmax_spmd(const DistTensorSpec& x, int64_t axis);
 

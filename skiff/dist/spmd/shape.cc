@@ -1,4 +1,4 @@
-// Shape rules: transpose_spmd, reshape_spmd, concat_spmd, split_spmd, slice_spmd.
+// Shape rules: transpose_spmd, reshape_spmd, expand_spmd, concat_spmd, split_spmd, slice_spmd.
 #include <algorithm>
 
 #include "skiff/base/error.h"
@@ -123,6 +123,28 @@ SpmdInfo reshape_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape
     }
   }
   return {{attr_on(x, in_map)}, {attr_on(x, out_map)}};
+}
+
+SpmdInfo expand_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape) {
+  constexpr std::string_view kRule = "expand_spmd";
+  detail::check_inputs(kRule, {{"x", &x}});
+  const int64_t n = x.ndim(), m = static_cast<int64_t>(shape.size());
+  SKIFF_ENFORCE(m >= n, kInvalidArgument, kRule, "shape", str("at least ", n, " dims (x's ndim)"),
+                shape);
+  std::vector<int64_t> in = x.dims_mapping(), out(static_cast<size_t>(m), kReplicated);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t size = x.shape[static_cast<size_t>(i)];
+    const int64_t want = shape[static_cast<size_t>(m - n + i)];
+    SKIFF_ENFORCE(want == -1 || want == size || size == 1, kInvalidArgument, kRule, "shape",
+                  str("a shape x ", str(x.shape), " broadcasts to"), shape);
+    // A size-1 dim that grows is copied on every process: it cannot stay sharded.
+    if (size == 1 && want != 1 && want != -1) {
+      in[static_cast<size_t>(i)] = kReplicated;
+      continue;
+    }
+    out[static_cast<size_t>(m - n + i)] = in[static_cast<size_t>(i)];
+  }
+  return {{attr_on(x, in)}, {attr_on(x, out)}};
 }
 
 SpmdInfo concat_spmd(const std::vector<DistTensorSpec>& x, int64_t axis) {

@@ -57,7 +57,20 @@ Edge gradient_edge(const Tensor& t) {
 
 namespace {
 std::atomic<DetachFn> g_detach_dist{nullptr};
+std::atomic<LeafGradFn> g_leaf_grad_dist{nullptr};
 }  // namespace
+
+void set_leaf_grad_for_kind(TensorKind kind, LeafGradFn fn) {
+  SKIFF_ENFORCE(kind == TensorKind::kDist, kInvalidArgument, "set_leaf_grad_for_kind", "kind",
+                "TensorKind::kDist", static_cast<int>(kind));
+  g_leaf_grad_dist.store(fn);
+}
+
+Tensor leaf_grad(const Tensor& leaf, const Tensor& grad) {
+  if (!leaf.defined() || leaf.kind() != TensorKind::kDist || !grad.defined()) return grad;
+  LeafGradFn fn = g_leaf_grad_dist.load();
+  return fn != nullptr ? fn(leaf, grad) : grad;
+}
 
 void set_detach_for_kind(TensorKind kind, DetachFn fn) {
   SKIFF_ENFORCE(kind == TensorKind::kDist, kInvalidArgument, "set_detach_for_kind", "kind",

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "skiff/ops/generated/api.h"
+#include "skiff/runtime/eager/detach_hook.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/inplace.h"
 #include "skiff/runtime/jit/capture_state.h"
@@ -41,11 +42,11 @@ void GradNode::add_pre_hook(uint32_t output_nr, TensorHook hook) {
 AccumulateGrad::AccumulateGrad(std::shared_ptr<TensorImpl> leaf) : leaf_(std::move(leaf)) {}
 
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>& grads) {
-  const Tensor& g = grads[0];
-  if (!g.defined()) return {};
+  if (!grads[0].defined()) return {};
   std::shared_ptr<TensorImpl> impl = leaf_.lock();
   if (!impl) return {};  // nobody can read this leaf's gradient any more
   Tensor leaf(impl);
+  const Tensor g = leaf_grad(leaf, grads[0]);
   AutogradMeta& m = ensure_autograd_meta(leaf);
   const bool still_zero = m.grad.defined() && m.grad.impl() == m.zeroed_grad.lock().get() &&
                           m.grad.is_dense() && g.is_dense() &&

@@ -54,6 +54,21 @@ TEST(TransposeSpmdTest, FollowsPerm) {  // Paddle
             "[0]");
 }
 
+TEST(ExpandSpmdTest, GrownAndNewDimsReplicated) {
+  const auto m = mesh_2d();
+  // [8] sharded -> [4, 8]: the new leading dim is replicated, dim 1 keeps the sharding
+  expect(expand_spmd(spec(m, {8}, {1}), {4, 8}), {{1}}, {{-1, 1}});
+  // a sharded size-1 dim that grows is replicated; -1 keeps x's size and sharding
+  expect(expand_spmd(spec(m, {1, 8}, {0, 1}), {6, -1}), {{-1, 1}}, {{-1, 1}});
+  expect(expand_spmd(spec(m, {6, 1}, {0, -1}), {2, 6, 1}), {{0, -1}}, {{-1, 0, -1}});
+  EXPECT_EQ(error_of([&] { expand_spmd(spec(m, {6, 8}, {0, -1}), {8}); }),
+            "(InvalidArgument) expand_spmd: argument 'shape' expected at least 2 dims (x's ndim), "
+            "got [8]");
+  EXPECT_EQ(error_of([&] { expand_spmd(spec(m, {6, 8}, {0, -1}), {6, 4}); }),
+            "(InvalidArgument) expand_spmd: argument 'shape' expected a shape x [6, 8] broadcasts "
+            "to, got [6, 4]");
+}
+
 // Paddle's TestReshapeSPMDRule: mesh [[0,1,2],[3,4,5]], x [6, 12, 48, 24].
 TEST(ReshapeSpmdTest, PaddleCases) {
   const auto m = mesh_2d();

@@ -1,0 +1,103 @@
+#include "skiff/dist/eager/rule_table.h"
+
+#include <set>
+
+#include "skiff/dist/spmd/rules.h"
+
+namespace skiff::dist {
+
+namespace {
+
+using dispatch::Attrs;
+using spmd::DistTensorSpec;
+using spmd::SpmdInfo;
+
+const std::set<std::string>& unary_ops() {
+  static const std::set<std::string> ops = {
+      "relu", "gelu",  "tanh", "sigmoid", "exp",  "neg",   "abs", "silu",   "square", "sqrt",
+      "log",  "rsqrt", "sin",  "cos",     "cast", "scale", "pow", "assign", "clone"};
+  return ops;
+}
+
+const std::set<std::string>& binary_ops() {
+  static const std::set<std::string> ops = {
+      "add",           "subtract",   "multiply",        "divide",       "maximum",
+      "minimum",       "relu_grad",  "elementwise_pow", "greater_than", "less_than",
+      "greater_equal", "less_equal", "equal",           "not_equal"};
+  return ops;
+}
+
+template <typename T>
+T attr_or(const Attrs& attrs, const char* name, T fallback) {
+  auto it = attrs.find(name);
+  if (it == attrs.end()) return fallback;
+  const T* v = std::get_if<T>(&it->second);
+  return v ? *v : fallback;
+}
+
+std::vector<int64_t> axes_of(const Attrs& attrs) {
+  return attr_or(attrs, "axis", std::vector<int64_t>{});
+}
+
+}  // namespace
+
+std::optional<SpmdInfo> table_rule(const std::string& name,
+                                   const std::vector<DistTensorSpec>& specs, const Attrs& attrs) {
+  const size_t n = specs.size();
+  if (unary_ops().count(name) && n == 1) return spmd::elementwise_unary_spmd(specs[0]);
+  if (binary_ops().count(name) && n == 2) {
+    return spmd::elementwise_binary_spmd(specs[0], specs[1]);
+  }
+  if (name == "where" && n == 3) return spmd::where_spmd(specs[0], specs[1], specs[2]);
+  if (name == "matmul" && n == 2) {
+    return spmd::matmul_spmd(specs[0], specs[1], attr_or(attrs, "transpose_x", false),
+                             attr_or(attrs, "transpose_y", false));
+  }
+  const bool keepdim = attr_or(attrs, "keepdim", false);
+  if (name == "sum" && n == 1) return spmd::reduction_spmd(specs[0], axes_of(attrs), keepdim);
+  if (name == "mean" && n == 1) {  // Paddle's mean rule: Partial(avg), exact for even shards
+    return spmd::reduction_spmd(specs[0], axes_of(attrs), keepdim, ReduceType::kRedAvg);
+  }
+  if ((name == "max" || name == "amax") && n == 1) {
+    return spmd::reduction_spmd(specs[0], axes_of(attrs), keepdim, ReduceType::kRedMax);
+  }
+  if ((name == "min" || name == "amin") && n == 1) {
+    return spmd::reduction_spmd(specs[0], axes_of(attrs), keepdim, ReduceType::kRedMin);
+  }
+  if (name == "reshape" && n == 1) {
+    return spmd::reshape_spmd(specs[0], attr_or(attrs, "shape", std::vector<int64_t>{}));
+  }
+  if ((name == "broadcast_to" || name == "expand") && n == 1) {
+    return spmd::expand_spmd(specs[0], attr_or(attrs, "shape", std::vector<int64_t>{}));
+  }
+  if (name == "transpose" && n == 1) {
+    return spmd::transpose_spmd(specs[0], attr_or(attrs, "perm", std::vector<int64_t>{}));
+  }
+  if ((name == "softmax" || name == "log_softmax") && n == 1) {
+    return spmd::softmax_spmd(specs[0], attr_or(attrs, "axis", int64_t{-1}));
+  }
+  return std::nullopt;
+}
+
+std::optional<Linearity> linearity(const std::string& name, const Attrs& attrs, size_t n_inputs) {
+  static const std::set<std::string> first = {"reshape", "transpose", "broadcast_to", "expand",
+                                              "sum",     "mean",      "neg",          "assign",
+                                              "clone",   "cast",      "divide"};
+  if (first.count(name)) return Linearity{{0}, false};
+  if (name == "scale") {  // scale * x + bias is linear only without a bias
+    auto it = attrs.find("bias");
+    const Scalar* bias = it == attrs.end() ? nullptr : std::get_if<Scalar>(&it->second);
+    if (bias != nullptr && bias->to_double() != 0.0) return std::nullopt;
+    return Linearity{{0}, false};
+  }
+  if (name == "multiply" || name == "matmul") return Linearity{{0, 1}, false};
+  if (name == "relu_grad") return Linearity{{1}, false};  // linear in out_grad
+  if ((name == "add" || name == "subtract") && n_inputs == 2) return Linearity{{0, 1}, true};
+  return std::nullopt;
+}
+
+bool shape_only(const std::string& name) {
+  return name == "full_like" || name == "zeros_like" || name == "ones_like" || name == "empty_like";
+}
+
+}  // namespace skiff::dist
