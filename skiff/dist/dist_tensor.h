@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "skiff/core/dense_tensor.h"
 #include "skiff/core/tensor.h"
@@ -31,11 +32,18 @@ class DistTensor final : public TensorImpl {
   int64_t rank() const { return rank_; }
   bool in_mesh() const { return rank_ >= 0 && attr_.process_mesh().contains(rank_); }
 
+  /// The layout the accumulated gradient of this tensor takes as a leaf (ShardingStage2 shards
+  /// it over the sharding mesh dim: its Partial gradient is reduce-scattered); null: its own
+  /// layout without partial status.
+  const spmd::DistAttr* grad_dist_attr() const { return grad_attr_ ? &*grad_attr_ : nullptr; }
+  void set_grad_dist_attr(spmd::DistAttr attr) { grad_attr_ = std::move(attr); }
+
  private:
   Dims global_dims_;
   spmd::DistAttr attr_;
   DenseTensor local_;
   int64_t rank_;
+  std::optional<spmd::DistAttr> grad_attr_;
 };
 
 /// The dist body of `t`, or nullptr for other kinds.

@@ -112,6 +112,13 @@ void bind_dist(py::module_& m) {
     py::gil_scoped_release release;
     return dist::reshard(t, attr, ctx.get());
   });
+  m.def("set_grad_placements", [](const Tensor& t, const std::vector<PlacementArg>& ps) {
+    const auto& d = dist_arg(t, "set_grad_placements", "tensor");
+    auto attr = dist::dist_attr_for("set_grad_placements", d.process_mesh(), placements_of(ps),
+                                    d.dims().size());
+    // The leaf's gradient layout is metadata beside the value, set once by the sharding stage.
+    const_cast<dist::DistTensor&>(d).set_grad_dist_attr(std::move(attr));
+  });
   m.def("local_value", [](const Tensor& t) {
     return Tensor(dist_arg(t, "_local_value", "self").local_value());
   });

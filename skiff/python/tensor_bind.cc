@@ -180,8 +180,12 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
   auto* m = autograd::autograd_meta(t);
   if (m == nullptr || !m->grad.defined()) return;
   // A gradient computed inside a capture is symbolic: dropping it is what zeroing means there.
-  if (!set_to_zero || !m->grad.is_dense()) {
+  if (!set_to_zero || jit::as_symbolic(m->grad) != nullptr) {
     m->grad = Tensor();
+    return;
+  }
+  if (!m->grad.is_dense()) {  // a distributed gradient: zeros in its layout
+    m->grad = skiff::zeros_like(m->grad, m->grad.dtype());
     return;
   }
   DenseTensor& g = m->grad.mutable_dense();

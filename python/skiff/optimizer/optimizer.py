@@ -148,6 +148,9 @@ class Optimizer:
             acc = _ops.assign(_ops.cast(value, dtype) if value.dtype != dtype else value)
         elif self._static is not None:  # persistent, (re)initialized by the startup program
             acc = self._static.persistent(shape, fill_value, dtype)
+        elif param.is_dist() and shape == list(param.shape):
+            # a state of a dist parameter: its local piece only, in the parameter's layout
+            acc = _ops.full_like(param, fill_value, dtype)
         else:
             acc = _ops.full(shape, fill_value, dtype)
         acc.name = key

@@ -3,7 +3,8 @@
 // op's mesh (every rank holds the same value, as for grad-engine seeds and constants). Partial
 // inputs pass through ops linear in them (Note [Partial through linear ops] in rule_table.h);
 // reduce_as and linear run as compositions of table ops, so their backward and forward keep
-// sharding too. A dist leaf's accumulated gradient is resharded to the leaf's layout.
+// sharding too. A dist leaf's accumulated gradient is resharded to the leaf's layout. Optimizer
+// updates (in-place, with tensor lists) run through inplace_update.h.
 #include "skiff/dist/eager/dist_mode.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/dist/dist_tensor.h"
+#include "skiff/dist/eager/inplace_update.h"
 #include "skiff/dist/eager/rule_table.h"
 #include "skiff/dist/reshard/reshard.h"
 #include "skiff/dist/shard_layout.h"
@@ -119,13 +121,14 @@ SpmdInfo infer(const std::string& name, const std::vector<DistTensorSpec>& specs
   return *rule;
 }
 
-// Cache key: op, then per input its dims_mapping, partial axes and global shape.
+// Cache key: op and mesh, then per input its dims_mapping, partial axes and global shape (the
+// cached layouts name the mesh, so two meshes of the same ranks must not share an entry).
 using Key = std::pair<std::string, std::vector<std::vector<int64_t>>>;
 std::mutex g_cache_mu;
 std::map<Key, SpmdInfo> g_cache;
 
 Key key_of(const std::string& name, const std::vector<DistTensorSpec>& specs, const Attrs& attrs) {
-  Key k{name, {}};
+  Key k{name + "|" + (specs.empty() ? "" : specs[0].process_mesh().to_string()), {}};
   for (const auto& s : specs) {
     k.second.push_back(s.shape);
     k.second.push_back(s.dist_attr.dims_mapping());
@@ -342,6 +345,10 @@ class DistMode final : public dispatch::Mode {
       for (const auto& t : list) any = any || as_dist(t) != nullptr;
     }
     if (!any) return next(call);
+    if (is_inplace_update(call)) {
+      call.replace_kernel(&inplace_update_kernel, nullptr);
+      return next(call);
+    }
     SKIFF_ENFORCE(!call.inplace(), kUnimplemented, call.name(), "inputs",
                   "an out-of-place op on distributed tensors", "an in-place call");
     call.replace_kernel(&dist_kernel, nullptr);
@@ -355,7 +362,8 @@ DistMode g_mode;
 Tensor detach_dist(const Tensor& t) { return Tensor(std::make_shared<DistTensor>(*as_dist(t))); }
 
 // The gradient a dist leaf keeps: laid out as the leaf (a Partial gradient of a replicated
-// parameter is all-reduced, as Paddle does), a dense one taken as replicated first.
+// parameter is all-reduced, as Paddle does) or as its grad_dist_attr, a dense one taken as
+// replicated first.
 Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
   const DistTensor* l = as_dist(leaf);
   Tensor g = grad;
@@ -365,7 +373,9 @@ Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
                     std::vector<Placement>(l->process_mesh().ndim(), Placement::replicate()),
                     l->rank());
   }
-  DistAttr want(l->process_mesh(), l->dist_attr().dims_mapping());
+  DistAttr want = l->grad_dist_attr() != nullptr
+                      ? *l->grad_dist_attr()
+                      : DistAttr(l->process_mesh(), l->dist_attr().dims_mapping());
   if (as_dist(g)->dist_attr() == want) return g;
   auto ctx = CommContext::global();
   return reshard(g, want, ctx.get());

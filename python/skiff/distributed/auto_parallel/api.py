@@ -33,7 +33,8 @@ def _keep_grad_flag(out, stop_gradient):
 
 
 def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=None):
-    """Every rank passes the same global value; each keeps its piece (Paddle's shard_tensor)."""
+    """Every rank passes the same global value; each keeps its piece (Paddle's shard_tensor).
+    A Parameter gives a Parameter (name, trainable and optimizer attributes kept)."""
     import skiff as paddle
     m, ps = _check("shard_tensor", mesh, placements)
     if _is_dist(data):
@@ -47,7 +48,14 @@ def shard_tensor(data, mesh, placements, dtype=None, place=None, stop_gradient=N
         t = paddle.to_tensor(data, dtype=dtype, place=place)
         if stop_gradient is None:
             stop_gradient = True
-    return _keep_grad_flag(_C.dist.shard_tensor(t, m, ps), stop_gradient)
+    out = _keep_grad_flag(_C.dist.shard_tensor(t, m, ps), stop_gradient)
+    from ...nn.parameter import EagerParamBase
+    if isinstance(data, EagerParamBase):  # a Layer's parameter stays a Parameter
+        return EagerParamBase(out, name=data.name, trainable=not stop_gradient,
+                              optimize_attr=data.optimize_attr, regularizer=data.regularizer,
+                              do_model_average=data.do_model_average, need_clip=data.need_clip,
+                              is_distributed=data.is_distributed)
+    return out
 
 
 def dtensor_from_fn(fn, mesh, placements, *args, **kwargs):
