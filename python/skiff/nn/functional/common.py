@@ -2,7 +2,7 @@
 from ._common_ops import ops as _ops
 
 __all__ = ["linear", "dropout", "dropout2d", "dropout3d", "alpha_dropout", "pad", "zeropad2d",
-           "cosine_similarity", "normalize", "label_smooth", "bilinear"]
+           "cosine_similarity", "normalize", "label_smooth", "bilinear", "feature_alpha_dropout"]
 
 
 def linear(x, weight, bias=None, name=None):
@@ -78,6 +78,28 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     dropped = _ops.scale(keep, -alpha_p, alpha_p, True)  # 0 where kept, alpha_p where dropped
     y = _ops.add(_ops.multiply(x, keep), dropped)
     return _ops.scale(y, a, b, True)
+
+
+def feature_alpha_dropout(x, p=0.5, training=True, name=None):
+    """alpha_dropout with one mask value per channel: the mask has x's first two dims (N, C)
+    and 1 elsewhere, so whole feature maps are dropped (to SELU's saturation value)."""
+    if not isinstance(p, (float, int)) or isinstance(p, bool):
+        raise TypeError(f"(InvalidArgument) feature_alpha_dropout: argument 'p' expected a "
+                        f"float, got {type(p).__name__}")
+    if p < 0 or p > 1:
+        raise ValueError(f"(InvalidArgument) feature_alpha_dropout: argument 'p' expected a "
+                         f"value in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+    if p == 1:  # everything dropped: the affine map's limit is the constant 0
+        return _ops.scale(x, 0.0, 0.0, True)
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    shape = list(x.shape[:2]) + [1] * max(len(x.shape) - 2, 0)
+    keep = _ops.dropout(_ops.ones(shape, x.dtype), float(p), False, "downgrade_in_infer", 0)[0]
+    dropped = _ops.scale(keep, -alpha_p, alpha_p, True)  # 0 where kept, alpha_p where dropped
+    return _ops.scale(_ops.add(_ops.multiply(x, keep), dropped), a, b, True)
 
 
 def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):

@@ -14,5 +14,6 @@ from .pooling import *  # noqa: F401,F403
 from .pooling1d import *  # noqa: F401,F403
 from .pooling3d import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
+from .spectral_norm import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403

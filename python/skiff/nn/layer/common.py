@@ -7,7 +7,7 @@ from .layers import Layer
 
 __all__ = ["Linear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout", "Flatten",
            "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
-           "Bilinear"]
+           "Bilinear", "FeatureAlphaDropout"]
 
 
 class Linear(Layer):
@@ -129,6 +129,15 @@ class AlphaDropout(Layer):
 
     def forward(self, input):
         return F.alpha_dropout(input, p=self.p, training=self.training)
+
+
+class FeatureAlphaDropout(Layer):
+    def __init__(self, p=0.5, name=None):
+        super().__init__()
+        self.p = p
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, p=self.p, training=self.training)
 
 
 class Flatten(Layer):

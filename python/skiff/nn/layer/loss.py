@@ -6,7 +6,7 @@ __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWi
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
-           "GaussianNLLLoss"]
+           "GaussianNLLLoss", "CTCLoss", "HSigmoidLoss"]
 
 
 def _check_reduction(cls, reduction, allowed=("sum", "mean", "none")):
@@ -225,3 +225,41 @@ class GaussianNLLLoss(Layer):
     def forward(self, input, label, variance):
         return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
                                    self.reduction)
+
+
+class CTCLoss(Layer):
+    """forward(log_probs, labels, input_lengths, label_lengths, norm_by_times=False); log_probs
+    are logits [T, B, C] as Paddle's warpctc takes them."""
+
+    def __init__(self, blank=0, reduction="mean"):
+        super().__init__()
+        _check_reduction("CTCLoss", reduction)
+        self.blank, self.reduction = blank, reduction
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
+                          self.reduction, norm_by_times)
+
+
+class HSigmoidLoss(Layer):
+    """weight [C, feature_size] and bias [C, 1], C = num_classes - 1 for the default tree and
+    num_classes (the non-leaf nodes) for a custom one."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
+                 is_custom=False, is_sparse=False, name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError(f"(InvalidArgument) HSigmoidLoss: argument 'num_classes' expected "
+                             f"a value >= 2 for the default tree, got {num_classes}")
+        from ... import get_default_dtype
+        self._num_classes, self._feature_size = num_classes, feature_size
+        self._is_sparse = is_sparse and is_custom
+        rows = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([rows, feature_size], attr=weight_attr,
+                                            dtype=get_default_dtype())
+        self.bias = self.create_parameter([rows, 1], attr=bias_attr, dtype=get_default_dtype(),
+                                          is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
+                               path_table, path_code, self._is_sparse)

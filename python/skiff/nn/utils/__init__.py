@@ -2,8 +2,11 @@
 import numpy as np
 
 from ..clip import clip_grad_norm_, clip_grad_value_  # noqa: F401
+from .spectral_norm_hook import spectral_norm  # noqa: F401
+from .weight_norm_hook import remove_weight_norm, weight_norm  # noqa: F401
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters",
+           "weight_norm", "remove_weight_norm", "spectral_norm"]
 
 
 def parameters_to_vector(parameters, name=None):
