@@ -278,5 +278,39 @@ def launched():
         sys.exit(3)
 
 
+def sync_batch_norm():
+    # Each rank holds a quarter-batch slice; SyncBatchNorm must equal BatchNorm1D on the full
+    # batch: outputs, input gradients, summed weight gradients, running statistics.
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    rs = np.random.RandomState(0)
+    x_full = rs.randn(4 * n, 3, 5)
+    g_full = rs.randn(4 * n, 3, 5)
+    rows = slice(4 * rank, 4 * rank + 4)
+    ref = paddle.nn.BatchNorm1D(3, momentum=0.8)
+    sbn = paddle.nn.SyncBatchNorm(3, momentum=0.8)
+    for layer in (ref, sbn):
+        layer.weight.set_value(np.array([0.5, 1.5, -2.0], dtype="float32"))
+        layer.bias.set_value(np.array([0.1, 0.0, 0.3], dtype="float32"))
+    xr = paddle.to_tensor(x_full.astype("float32"), stop_gradient=False)
+    yr = ref(xr)
+    (yr * paddle.to_tensor(g_full.astype("float32"))).sum().backward()
+    xs = paddle.to_tensor(x_full[rows].astype("float32"), stop_gradient=False)
+    ys = sbn(xs)
+    (ys * paddle.to_tensor(g_full[rows].astype("float32"))).sum().backward()
+    close(ys, yr.numpy()[rows], "sync bn output", tol=1e-5)
+    close(xs.grad, xr.grad.numpy()[rows], "sync bn input gradient", tol=1e-5)
+    wg = sbn.weight.grad
+    dist.all_reduce(wg)
+    close(wg, ref.weight.grad.numpy(), "sync bn weight gradient (summed)", tol=1e-4)
+    close(sbn._mean, ref._mean.numpy(), "sync bn running mean", tol=1e-6)
+    close(sbn._variance, ref._variance.numpy(), "sync bn running variance", tol=1e-5)
+    sbn.eval()
+    ref.eval()
+    close(sbn(xs), ref(paddle.to_tensor(x_full[rows].astype("float32"))).numpy(),
+          "sync bn eval", tol=1e-6)
+    dist.barrier()
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]]()

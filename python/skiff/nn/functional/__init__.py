@@ -1,6 +1,8 @@
 """skiff.nn.functional (Paddle's paddle.nn.functional), thin functions over skiff._C.ops."""
 from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
+from .adaptive_softmax import *  # noqa: F401,F403
+from .adaptive_softmax import __all__ as _adaptive_softmax_all
 from .common import *  # noqa: F401,F403
 from .common import __all__ as _common_all
 from .conv import *  # noqa: F401,F403
@@ -17,6 +19,8 @@ from .extension import *  # noqa: F401,F403
 from .extension import __all__ as _extension_all
 from .flash_attention import *  # noqa: F401,F403
 from .flash_attention import __all__ as _attention_all
+from .fractional_pool import *  # noqa: F401,F403
+from .fractional_pool import __all__ as _fractional_all
 from .gather_tree import *  # noqa: F401,F403
 from .gather_tree import __all__ as _gather_tree_all
 from .grid import *  # noqa: F401,F403
@@ -45,6 +49,8 @@ from .pooling1d import *  # noqa: F401,F403
 from .pooling1d import __all__ as _pooling1d_all
 from .pooling3d import *  # noqa: F401,F403
 from .pooling3d import __all__ as _pooling3d_all
+from .rnnt_loss import *  # noqa: F401,F403
+from .rnnt_loss import __all__ as _rnnt_all
 from .vision import *  # noqa: F401,F403
 from .vision import __all__ as _vision_all
 
@@ -52,4 +58,4 @@ __all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _at
            + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all + _distance_all
            + _grid_all + _lp_pool_all + _margin_loss_all + _conv3d_all + _max_unpool_all
            + _pooling3d_all + _ctc_all + _gather_tree_all + _grid_sample_all + _hsigmoid_all
-           + _large_margin_all)
+           + _large_margin_all + _adaptive_softmax_all + _fractional_all + _rnnt_all)

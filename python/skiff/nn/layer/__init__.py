@@ -1,5 +1,6 @@
 """The layer classes of skiff.nn."""
 from .activation import *  # noqa: F401,F403
+from .adaptive_softmax import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
@@ -15,5 +16,6 @@ from .pooling1d import *  # noqa: F401,F403
 from .pooling3d import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .spectral_norm import *  # noqa: F401,F403
+from .sync_batch_norm import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403

@@ -6,7 +6,7 @@ __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWi
            "SmoothL1Loss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
-           "GaussianNLLLoss", "CTCLoss", "HSigmoidLoss"]
+           "GaussianNLLLoss", "CTCLoss", "HSigmoidLoss", "RNNTLoss"]
 
 
 def _check_reduction(cls, reduction, allowed=("sum", "mean", "none")):
@@ -263,3 +263,17 @@ class HSigmoidLoss(Layer):
     def forward(self, input, label, path_table=None, path_code=None):
         return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias,
                                path_table, path_code, self._is_sparse)
+
+
+class RNNTLoss(Layer):
+    """forward(input, label, input_lengths, label_lengths); input are logits
+    [B, T, U + 1, D]."""
+
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        _check_reduction("RNNTLoss", reduction)
+        self.blank, self.fastemit_lambda, self.reduction = blank, fastemit_lambda, reduction
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank,
+                           self.fastemit_lambda, self.reduction)
