@@ -4,7 +4,8 @@ column- and row-parallel Linears (shard_tensor marks on the weights and the inpu
 trained 10 AdamW steps under mp2, dp x mp meshes [1, 2], [2, 1] and [2, 2], whose losses and
 parameters equal the one-process run within 1e-5, with the collectives of each step counted;
 ShardingStage1/2/3 on dp2 (equal losses, half the state or parameter bytes per rank); and
-shard_dataloader's split. One process: the bad inputs of these APIs, with Paddle's classes."""
+shard_dataloader's split; dist.parallelize (ColWiseParallel/RowWiseParallel plans, sharding
+levels 0-3) and the differentiable dist.reshard. One process: the bad inputs of these APIs, with Paddle's classes."""
 import pytest
 
 from test_distributed import assert_ok, run_ranks as _run
@@ -34,6 +35,38 @@ def test_sharding_stages_1_2_3_on_dp2():
 
 def test_shard_dataloader_dp2():
     assert_ok(run("dataloader_dp2", 2))
+
+
+def test_parallelize_mp2_and_differentiable_reshard():
+    assert_ok(run("parallelize_mp2", 2))
+
+
+def test_parallelize_dp2_mp2_sharding_levels():
+    assert_ok(run("parallelize_dp2_mp2", 4))
+
+
+def test_parallelize_bad_inputs_in_one_process():
+    import skiff.distributed as dist
+    from auto_parallel_cases import MLP
+    mesh = dist.ProcessMesh([0], dim_names=["dp"])
+    model = MLP()
+    assert dist.parallelize(model, None, mesh, {}) == (model, None)
+    with pytest.raises(TypeError, match="parallelize: argument 'model' expected a "
+                                        "paddle.nn.Layer, got str"):
+        dist.parallelize("m", None, mesh, {"mp_config": {}})
+    with pytest.raises(ValueError, match=r"ColWiseParallel: the mesh .* has no 'mp' dim"):
+        dist.parallelize(MLP(), None, mesh,
+                         {"mp_config": {"parallelize_plan": {"fc1": dist.ColWiseParallel()}}})
+    with pytest.raises(ValueError, match="sharding_level expected 0, 1, 2 or 3, got 5"):
+        import skiff as paddle
+        m = MLP()
+        dist.parallelize(m, paddle.optimizer.AdamW(parameters=m.parameters()), mesh,
+                         {"dp_config": {"sharding_level": 5}})
+    with pytest.raises(TypeError, match="parallelize_plan expected str keys and "
+                                        "ColWiseParallel/RowWiseParallel values"):
+        dist.parallelize(MLP(), None, mesh, {"mp_config": {"parallelize_plan": {"fc1": 3}}})
+    with pytest.raises(NotImplementedError, match="pp_config"):
+        dist.parallelize(MLP(), None, mesh, {"pp_config": {}})
 
 
 def test_bad_inputs_in_one_process():

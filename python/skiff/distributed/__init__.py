@@ -12,7 +12,8 @@ from .group import (  # noqa: F401
     init_parallel_env, is_available, is_initialized, new_group)
 from .data_parallel import DataParallel  # noqa: F401
 from .auto_parallel import (  # noqa: F401
-    Partial, Placement, ProcessMesh, ReduceType, Replicate, Shard, ShardDataloader,
+    ColWiseParallel, Partial, Placement, ProcessMesh, ReduceType, Replicate, RowWiseParallel,
+    Shard, ShardDataloader, get_mesh, parallelize, set_mesh,
     ShardingStage1, ShardingStage2, ShardingStage3, dtensor_from_fn, dtensor_from_local,
     dtensor_to_local, reshard, shard_dataloader, shard_layer, shard_optimizer, shard_tensor,
     unshard_dtensor)

@@ -6,6 +6,7 @@ from ... import _C
 from ... import _errors
 from .placement_type import Placement, Replicate, _from_c
 from .process_mesh import ProcessMesh
+from ...autograd.py_layer import PyLayer
 
 __all__ = ["shard_tensor", "dtensor_from_fn", "dtensor_from_local", "dtensor_to_local",
            "reshard", "unshard_dtensor"]
@@ -80,13 +81,35 @@ def dtensor_to_local(dist_tensor, mesh, placements):
     return _keep_grad_flag(_C.dist.local_value(dist_tensor), dist_tensor.stop_gradient)
 
 
+class _Reshard(PyLayer):
+    """reshard with a gradient: the output's gradient resharded back to the input's layout, a
+    Partial input's as Replicate (each local term of a pending sum gets the whole gradient)."""
+
+    @staticmethod
+    def forward(ctx, x, m, ps):
+        ctx.back = (_C.dist.dist_info(x)[0],
+                    [("replicate", -1, "sum") if p[0] == "partial" else p
+                     for p in _C.dist.dist_info(x)[1]])
+        return _C.dist.reshard(x, m, ps)
+
+    @staticmethod
+    def backward(ctx, grad):
+        m, ps = ctx.back
+        if not _C.dist.is_dist(grad):  # a dense gradient (the engine's seed) is replicated
+            grad = _C.dist.shard_tensor(grad, m, [("replicate", -1, "sum")] * len(ps))
+        return _C.dist.reshard(grad, m, ps)
+
+
 def reshard(dist_tensor, mesh, placements):
-    """`dist_tensor` laid out by `placements` on `mesh` (the same mesh for now)."""
+    """`dist_tensor` laid out by `placements` on `mesh` (the same mesh for now); differentiable
+    (the gradient is resharded back)."""
     m, ps = _check("reshard", mesh, placements)
     if not _is_dist(dist_tensor):
         raise _errors.InvalidArgument("reshard: argument 'dist_tensor' expected a distributed "
                                       "tensor (made by shard_tensor), got a dense tensor")
-    return _keep_grad_flag(_C.dist.reshard(dist_tensor, m, ps), dist_tensor.stop_gradient)
+    if dist_tensor.stop_gradient or not _C.is_grad_enabled():
+        return _keep_grad_flag(_C.dist.reshard(dist_tensor, m, ps), dist_tensor.stop_gradient)
+    return _Reshard.apply(dist_tensor, m, ps)
 
 
 def unshard_dtensor(dist_tensor):
