@@ -163,7 +163,8 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match=r"conv3d_transpose: argument 'output_size' expected a "
                                          r"value in \[11, 13\), got 14"):
         F.conv3d_transpose(x, paddle.rand([4, 2, 3, 3, 3]), stride=2, output_size=[14, 13, 15])
-    with pytest.raises(ValueError, match=r"conv3d_transpose: argument 'weight' expected shape\[0\]"):
+    with pytest.raises(ValueError, match=r"conv3d_transpose: argument 'weight' expected "
+                                         r"shape\[0\]"):
         F.conv3d_transpose(x, paddle.rand([3, 2, 3, 3, 3]))
     with pytest.raises(ValueError, match=r"max_pool3d: argument 'x' expected a 5-D tensor"):
         F.max_pool3d(paddle.rand([1, 4, 5, 6]), 2)

@@ -35,8 +35,8 @@ def _check(fn, tfn, arrays, dtype, grad_of=None, tol=None):
 def test_pairwise_distance(dtype):
     x, y = R.randn(4, 5), R.randn(4, 5)
     for p in (2.0, 1.0, 3.0, float("inf")):
-        _check(lambda a, b: F.pairwise_distance(a, b, p), lambda a, b: TF.pairwise_distance(a, b, p),
-               [x, y], dtype)
+        _check(lambda a, b: F.pairwise_distance(a, b, p),
+               lambda a, b: TF.pairwise_distance(a, b, p), [x, y], dtype)
     _check(lambda a, b: F.pairwise_distance(a, b, 2.0, 1e-3, True),
            lambda a, b: TF.pairwise_distance(a, b, 2.0, 1e-3, True), [x, y], dtype)
     _check(lambda a, b: paddle.nn.PairwiseDistance(1.5)(a, b),

@@ -1,5 +1,6 @@
-"""interpolate/upsample, pixel_shuffle/unshuffle, unfold/fold and their layers against torch
-(forward and gradients, float32/float64), Paddle's documented examples, bad inputs."""
+"""interpolate/upsample (nearest, linear, bilinear, bicubic, trilinear, area),
+pixel_shuffle/unshuffle, unfold/fold and their layers against torch (forward and gradients,
+float32/float64), Paddle's documented examples, bad inputs."""
 import numpy as np
 import pytest
 import torch
@@ -45,6 +46,11 @@ CASES = [
     (5, dict(size=[4, 6, 3], mode="trilinear", align_corners=True),
      dict(size=(4, 6, 3), mode="trilinear", align_corners=True)),
     (5, dict(size=[4, 6, 3]), dict(size=(4, 6, 3))),
+    (4, dict(size=[9, 4], mode="bicubic"), dict(size=(9, 4), mode="bicubic")),
+    (4, dict(size=[3, 11], mode="bicubic", align_corners=True),
+     dict(size=(3, 11), mode="bicubic", align_corners=True)),
+    (4, dict(scale_factor=[1.6, 0.7], mode="bicubic"),
+     dict(scale_factor=(1.6, 0.7), mode="bicubic")),
 ]
 
 
@@ -135,9 +141,9 @@ def test_bad_inputs():
         F.interpolate(x, size=[2, 2], mode="bilinear", align_mode=2)
     with pytest.raises(ValueError, match=r"argument 'scale_factor' expected positive"):
         F.interpolate(x, scale_factor=-1.0)
-    with pytest.raises(NotImplementedError, match=r"\(Unimplemented\) interpolate: mode "
-                                                  r"'bicubic'"):
-        F.interpolate(x, size=[2, 2], mode="bicubic")
+    with pytest.raises(ValueError, match=r"interpolate: argument 'x' expected a 4-D tensor for "
+                                         r"mode 'bicubic'"):
+        F.interpolate(paddle.rand([1, 2, 5]), size=[2], mode="bicubic")
     with pytest.raises(ValueError, match=r"\(InvalidArgument\) pixel_shuffle: argument 'x' "
                                          r"expected channels divisible by"):
         F.pixel_shuffle(paddle.rand([1, 3, 2, 2]), 2)

@@ -54,8 +54,9 @@ from .rnnt_loss import __all__ as _rnnt_all
 from .vision import *  # noqa: F401,F403
 from .vision import __all__ as _vision_all
 
-__all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all + _input_all + _loss_all
-           + _norm_all + _pooling_all + _extension_all + _vision_all + _pooling1d_all + _distance_all
-           + _grid_all + _lp_pool_all + _margin_loss_all + _conv3d_all + _max_unpool_all
-           + _pooling3d_all + _ctc_all + _gather_tree_all + _grid_sample_all + _hsigmoid_all
-           + _large_margin_all + _adaptive_softmax_all + _fractional_all + _rnnt_all)
+__all__ = (_activation_all + _common_all + _conv_all + _conv_transpose_all + _attention_all +
+           _input_all + _loss_all + _norm_all + _pooling_all + _extension_all + _vision_all +
+           _pooling1d_all + _distance_all + _grid_all + _lp_pool_all + _margin_loss_all +
+           _conv3d_all + _max_unpool_all + _pooling3d_all + _ctc_all + _gather_tree_all +
+           _grid_sample_all + _hsigmoid_all + _large_margin_all + _adaptive_softmax_all +
+           _fractional_all + _rnnt_all)

@@ -38,7 +38,6 @@ def _axis(n_in, n_out, k, u):
 
 
 def _fractional(fn, dims, x, output_size, kernel_size, random_u, return_mask):
-    from ...tensor.creation import to_tensor  # noqa: F401 - keeps the import graph lazy
     if len(x.shape) != dims + 2:
         _bad(fn, f"argument 'x' expected a {dims + 2}-D tensor, got shape {list(x.shape)}")
     sizes = list(x.shape[2:])

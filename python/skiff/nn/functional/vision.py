@@ -2,10 +2,11 @@
 
 All are compositions over differentiable ops, so gradients come from their rules:
 interpolation is separable, one index_select (nearest) or two and a lerp (linear) per spatial
-axis with Paddle's source coordinates (align_corners, align_mode, scale_factor's ratio);
-'area' is adaptive average pooling. unfold is a grouped conv2d with a one-hot kernel (output
-channel c*kh*kw + i*kw + j reads tap (i, j) of channel c, Paddle's order) and fold is the same
-kernel's conv2d_transpose, which adds overlapping blocks as Paddle's fold does.
+axis with Paddle's source coordinates (align_corners, align_mode, scale_factor's ratio),
+four taps with Keys' cubic weights for bicubic; 'area' is adaptive average pooling. unfold
+is a grouped conv2d with a one-hot kernel (output channel c*kh*kw + i*kw + j reads tap (i, j)
+of channel c, Paddle's order) and fold is the same kernel's conv2d_transpose, which adds
+overlapping blocks as Paddle's fold does.
 """
 import numpy as np
 
@@ -34,6 +35,8 @@ def _source(i_out, n_in, n_out, scale, mode, align_corners, align_mode):
     if mode == "nearest":
         src = np.floor(ratio * i_out + 0.5) if align_corners else np.floor(ratio * i_out)
         return np.minimum(src.astype(np.int64), n_in - 1)
+    if mode == "cubic":  # Paddle's bicubic kernel does not clamp the source at 0
+        return ratio * i_out if align_corners else ratio * (i_out + 0.5) - 0.5
     if align_corners or align_mode == 1:
         return ratio * i_out
     return np.maximum(ratio * (i_out + 0.5) - 0.5, 0.0)
@@ -45,6 +48,8 @@ def _resize_axis(x, axis, n_out, scale, mode, align_corners, align_mode):
                   align_mode)
     if mode == "nearest":
         return _ops.index_select(x, _idx(src), axis)
+    if mode == "cubic":
+        return _cubic_axis(x, axis, src, n_in)
     i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
     i1 = np.minimum(i0 + 1, n_in - 1)
     lam = (src - i0).reshape([-1 if d == axis else 1 for d in range(len(x.shape))])
@@ -52,6 +57,30 @@ def _resize_axis(x, axis, n_out, scale, mode, align_corners, align_mode):
     a = _ops.index_select(x, _idx(i0), axis)
     b = _ops.index_select(x, _idx(i1), axis)
     return _ops.add(a, _ops.multiply(_ops.subtract(b, a), lam_t))
+
+
+def _cubic_weights(t, a=-0.75):
+    """Keys' cubic convolution weights (A = -0.75, Paddle's and torch's) of the four taps
+    floor(src) - 1 .. floor(src) + 2 at fraction t."""
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
+
+
+def _cubic_axis(x, axis, src, n_in):
+    """Bicubic along one axis: four index_selects (indices clamped to the input) weighted."""
+    base = np.floor(src).astype(np.int64)
+    weights = _cubic_weights(src - base)
+    shape = [-1 if d == axis else 1 for d in range(len(x.shape))]
+    out = None
+    for k in range(4):
+        tap = _ops.index_select(x, _idx(np.clip(base - 1 + k, 0, n_in - 1)), axis)
+        term = _ops.multiply(tap, _const(weights[k].reshape(shape), x.dtype))
+        out = term if out is None else _ops.add(out, term)
+    return out
 
 
 def _idx(a):
@@ -118,10 +147,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         _bad(fn, "size", "positive output sizes", out_sizes)
     if mode == "area":
         return _area(x, out_sizes, channels_last)
-    if mode == "bicubic":
-        raise NotImplementedError("(Unimplemented) interpolate: mode 'bicubic' is not "
-                                  "supported yet")
-    kind = "nearest" if mode == "nearest" else "linear"
+    kind = {"nearest": "nearest", "bicubic": "cubic"}.get(mode, "linear")
     for axis, n_out, scale in zip(axes, out_sizes, scales):
         x = _resize_axis(x, axis, n_out, scale, kind, align_corners, align_mode)
     return x

@@ -7,6 +7,7 @@ from .conv import *  # noqa: F401,F403
 from .conv3d import *  # noqa: F401,F403
 from .conv_family import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
+from .fractional_pool import *  # noqa: F401,F403
 from .layers import Layer  # noqa: F401
 from .loss import *  # noqa: F401,F403
 from .lp_pool import *  # noqa: F401,F403

@@ -13,7 +13,7 @@ def _name_suffix(name, first=False):
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Swish", "Sigmoid",
            "LogSigmoid", "Tanh", "Softplus", "Softsign", "Hardswish", "Hardsigmoid", "Hardtanh",
            "Hardshrink", "Softshrink", "ThresholdedReLU", "Mish", "Tanhshrink", "Softmax",
-           "LogSoftmax", "GLU", "Maxout", "PReLU", "Silu", "RReLU"]
+           "LogSoftmax", "GLU", "Maxout", "PReLU", "Silu", "RReLU", "Softmax2D"]
 
 
 class ReLU(Layer):
@@ -135,6 +135,20 @@ class RReLU(Layer):
 
     def extra_repr(self):
         return f"lower={self._lower}, upper={self._upper}" + _name_suffix(self._name)
+
+
+class Softmax2D(Layer):
+    """Softmax over the channels (axis -3) of a [N, C, H, W] or [C, H, W] input."""
+
+    def __init__(self, name=None):
+        super().__init__()
+        self._name = name
+
+    def forward(self, x):
+        if len(x.shape) not in (3, 4):
+            raise ValueError(f"(InvalidArgument) Softmax2D: argument 'x' expected a 3-D or 4-D "
+                             f"tensor, got shape {list(x.shape)}")
+        return F.softmax(x, axis=-3)
 
 
 class Swish(Layer):

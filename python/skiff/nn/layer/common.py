@@ -7,7 +7,7 @@ from .layers import Layer
 
 __all__ = ["Linear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout", "Flatten",
            "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "CosineSimilarity",
-           "Bilinear", "FeatureAlphaDropout"]
+           "Bilinear", "FeatureAlphaDropout", "ZeroPad1D", "ZeroPad3D"]
 
 
 class Linear(Layer):
@@ -217,6 +217,20 @@ class ZeroPad2D(_PadNd):
     _rank = 2
 
     def __init__(self, padding, data_format="NCHW", name=None):
+        super().__init__(padding, "constant", 0.0, data_format, name)
+
+
+class ZeroPad1D(_PadNd):
+    _rank = 1
+
+    def __init__(self, padding, data_format="NCL", name=None):
+        super().__init__(padding, "constant", 0.0, data_format, name)
+
+
+class ZeroPad3D(_PadNd):
+    _rank = 3
+
+    def __init__(self, padding, data_format="NCDHW", name=None):
         super().__init__(padding, "constant", 0.0, data_format, name)
 
 
