@@ -367,6 +367,20 @@ CASES = [
     Case("as_strided", [F(3, 4)], lambda x: x.ravel()[[[1, 3], [2, 4]]],
          _t(lambda x: x.as_strided((2, 2), (1, 2), 1)),
          call=lambda o, x: o.as_strided(x, [2, 2], [1, 2], 1)),
+    # special.yaml (negative arguments, tails and Paddle's checks in test_special_functions.py)
+    U("lgamma", None, lambda x: x.lgamma(), "pos"),
+    U("digamma", None, lambda x: x.digamma(), "pos"),
+    Case("polygamma", [In((3, 4), "pos")], None, _t(lambda x: torch.polygamma(2, x)),
+         call=lambda o, x: o.polygamma(x, 2)),
+    U("erfinv", None, lambda x: x.erfinv(), "unit"),
+    U("i0", None, lambda x: torch.special.i0(x)),
+    U("i0e", None, lambda x: torch.special.i0e(x)),
+    U("i1", None, lambda x: torch.special.i1(x)),
+    U("i1e", None, lambda x: torch.special.i1e(x)),
+    Case("gammaincc", [In((3, 4), "pos"), In((4,), "pos")], None,
+         _t(lambda x, y: torch.special.gammaincc(x.detach(), y))),  # no gradient in x (Paddle)
+    Case("nextafter", [F(3, 4), F(4)], np.nextafter, _t(lambda x, y: torch.nextafter(x, y)),
+         grad=False),
 ]
 
 # Ops covered by dedicated tests: creation and random ops (test_creation.py); the fused

@@ -9,3 +9,4 @@ from .manipulation_functions import *  # noqa: F401,F403
 from .inplace_functions import *  # noqa: F401,F403
 from .attribute import *  # noqa: F401,F403
 from .array_functions import *  # noqa: F401,F403
+from .special_functions import *  # noqa: F401,F403

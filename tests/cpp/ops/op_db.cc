@@ -30,6 +30,7 @@ const OpDb& OpDb::get() {
     add_math_functions_op_infos(d);
     add_statistics_op_infos(d);
     add_quant_op_infos(d);
+    add_special_op_infos(d);
     return d;
   }();
   return db;
