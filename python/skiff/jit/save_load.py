@@ -9,6 +9,7 @@ from .. import _C
 from ..autograd import no_grad
 from ..nn import Layer
 from ..static.input import InputSpec
+from . import save_hooks
 from .flatten import _Slot
 from .static_function import StaticFunction, _capture_specs, _flat_specs
 
@@ -32,6 +33,7 @@ def save(layer, path, input_spec=None, **configs):
     mode (call layer.eval() first for inference)."""
     if not isinstance(path, str) or not path or os.path.basename(path) == "":
         raise ValueError(f"jit.save: argument 'path' expected 'dirname/prefix', got {path!r}")
+    save_hooks.run_pre_save_hooks(layer, input_spec, configs)
     fn, owner = _function_of(layer)
     if input_spec is None and isinstance(fn, StaticFunction):
         input_spec = fn.input_spec

@@ -20,7 +20,7 @@ import threading
 import warnings
 
 from .. import _C
-from . import value_guard
+from . import logging_utils, value_guard
 from .flatten import _Slot, flatten, structure_key, unflatten
 
 _enabled = True
@@ -212,6 +212,7 @@ def _capture(fn, structure, inputs, need_grad, parallel, feeds=None):
                                grad_index, parallel, hooks, guards)
     concrete.inputs, concrete.outputs, concrete.parameters = syms, outs, all_params
     concrete.function, concrete.input_infos = fn, list(inputs)
+    logging_utils.report_capture(fn, syms, program)
     return concrete
 
 

@@ -30,3 +30,15 @@ from ..framework import Tensor as Variable  # noqa: F401,E402 (variables are sym
 def cpu_places(device_count=None):
     from .. import CPUPlace
     return [CPUPlace()] * (device_count or 1)
+
+
+def cuda_places(device_ids=None):
+    """CUDAPlace(i) for each id (default: every GPU); Paddle asserts a CUDA build first, and so
+    does this CPU build of Skiff."""
+    from .. import CUDAPlace, is_compiled_with_cuda
+    assert is_compiled_with_cuda(), "Not compiled with CUDA"
+    if device_ids is None:
+        device_ids = [0]  # a CUDA build of Skiff drives one GPU per process
+    elif not isinstance(device_ids, (list, tuple)):
+        device_ids = [device_ids]
+    return [CUDAPlace(i) for i in device_ids]

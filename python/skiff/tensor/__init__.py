@@ -10,3 +10,4 @@ from .inplace_functions import *  # noqa: F401,F403
 from .attribute import *  # noqa: F401,F403
 from .array_functions import *  # noqa: F401,F403
 from .special_functions import *  # noqa: F401,F403
+from .random_fill import *  # noqa: F401,F403
