@@ -86,6 +86,20 @@ def _np_put_along(a, i, v, axis):
     return out
 
 
+def _np_shift_left(x, y):
+    """Paddle's left shift: 0 for shifts outside [0, bit width)."""
+    bits = x.dtype.itemsize * 8
+    ok = (y >= 0) & (y < bits)
+    return np.where(ok, np.left_shift(x, np.where(ok, y, 0)), 0).astype(x.dtype)
+
+
+def _np_shift_right(x, y):
+    """Paddle's arithmetic right shift: the sign fill for shifts outside [0, bit width)."""
+    bits = x.dtype.itemsize * 8
+    ok = (y >= 0) & (y < bits)
+    return np.where(ok, np.right_shift(x, np.where(ok, y, 0)), np.where(x < 0, -1, 0)).astype(x.dtype)
+
+
 def _np_scatter(x, idx, upd):
     out = x.copy()
     out[idx] = upd
@@ -367,6 +381,10 @@ CASES = [
     Case("as_strided", [F(3, 4)], lambda x: x.ravel()[[[1, 3], [2, 4]]],
          _t(lambda x: x.as_strided((2, 2), (1, 2), 1)),
          call=lambda o, x: o.as_strided(x, [2, 2], [1, 2], 1)),
+    Case("bitwise_left_shift", [In((3, 4), "int"), In((4,), "int")], _np_shift_left, None,
+         grad=False),
+    Case("bitwise_right_shift", [In((3, 4), "int"), In((4,), "int")], _np_shift_right, None,
+         grad=False),
     # special.yaml (negative arguments, tails and Paddle's checks in test_special_functions.py)
     U("lgamma", None, lambda x: x.lgamma(), "pos"),
     U("digamma", None, lambda x: x.digamma(), "pos"),

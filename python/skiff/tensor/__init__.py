@@ -11,3 +11,4 @@ from .attribute import *  # noqa: F401,F403
 from .array_functions import *  # noqa: F401,F403
 from .special_functions import *  # noqa: F401,F403
 from .random_fill import *  # noqa: F401,F403
+from .bit_shifts import *  # noqa: F401,F403

@@ -1,6 +1,7 @@
 // CPU kernels of skiff/ops/yaml/math_functions.yaml: frac, logit, heaviside, gcd, lcm through the
 // elementwise loops of loops.h, and as_strided (a view, or a view of a contiguous copy).
 //
+// The shifts follow Paddle's functors (shift_math.h, shared with the reference).
 // gcd/lcm run Euclid on the magnitudes as unsigned values, so INT_MIN has a magnitude and
 // nothing overflows inside the loop; lcm divides before it multiplies and wraps like an
 // unsigned product where the result does not fit.
@@ -12,6 +13,7 @@
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/kernels/cpu/manipulation_util.h"
+#include "skiff/ops/kernels/shift_math.h"
 #include "skiff/ops/meta/math_functions_meta.h"
 
 namespace skiff::ops {
@@ -95,6 +97,22 @@ void lcm_cpu(const KernelContext&, const LcmArgs& a) {
   });
 }
 SKIFF_INSTANTIATE_KERNEL(lcm, cpu)
+
+template <typename T>
+void bitwise_left_shift_cpu(const KernelContext&, const BitwiseLeftShiftArgs& a) {
+  cpu::binary_loop<T, T, T>(a.x, a.y, *a.out, [](T x, T y) { return shift_left(x, y); });
+}
+SKIFF_INSTANTIATE_KERNEL(bitwise_left_shift, cpu)
+
+template <typename T>
+void bitwise_right_shift_cpu(const KernelContext&, const BitwiseRightShiftArgs& a) {
+  if (a.is_arithmetic) {
+    cpu::binary_loop<T, T, T>(a.x, a.y, *a.out, [](T x, T y) { return shift_right<true>(x, y); });
+  } else {
+    cpu::binary_loop<T, T, T>(a.x, a.y, *a.out, [](T x, T y) { return shift_right<false>(x, y); });
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(bitwise_right_shift, cpu)
 
 template <typename T>
 void as_strided_cpu(const KernelContext& c, const AsStridedArgs& a) {

@@ -7,6 +7,7 @@
 
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
+#include "skiff/ops/kernels/shift_math.h"
 #include "skiff/ops/meta/math_functions_meta.h"
 
 namespace skiff::ops {
@@ -95,5 +96,20 @@ void as_strided_reference(const KernelContext& c, const AsStridedArgs& a) {
   });
 }
 SKIFF_INSTANTIATE_KERNEL(as_strided, reference)
+
+template <typename T>
+void bitwise_left_shift_reference(const KernelContext&, const BitwiseLeftShiftArgs& a) {
+  map2<T, T, T>(a.x, a.y, *a.out, [](T x, T y) { return shift_left(x, y); });
+}
+SKIFF_INSTANTIATE_KERNEL(bitwise_left_shift, reference)
+
+template <typename T>
+void bitwise_right_shift_reference(const KernelContext&, const BitwiseRightShiftArgs& a) {
+  const bool arithmetic = a.is_arithmetic;
+  map2<T, T, T>(a.x, a.y, *a.out, [arithmetic](T x, T y) {
+    return arithmetic ? shift_right<true>(x, y) : shift_right<false>(x, y);
+  });
+}
+SKIFF_INSTANTIATE_KERNEL(bitwise_right_shift, reference)
 
 }  // namespace skiff::ops
