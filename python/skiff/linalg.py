@@ -527,8 +527,10 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     return _ops.ormqr(x, tau, y, left, transpose)
 
 
+from .linalg_lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
+
 # Tensor methods (Paddle's tensor_method_func entries of these functions).
 _METHODS = ["inverse", "det", "slogdet", "solve", "triangular_solve", "cholesky",
             "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "pinv",
             "lstsq", "cholesky_inverse", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef",
-            "matrix_exp", "householder_product", "ormqr"]
+            "matrix_exp", "householder_product", "ormqr", "pca_lowrank"]
