@@ -12,3 +12,4 @@ from .array_functions import *  # noqa: F401,F403
 from .special_functions import *  # noqa: F401,F403
 from .random_fill import *  # noqa: F401,F403
 from .bit_shifts import *  # noqa: F401,F403
+from .histogramdd import *  # noqa: F401,F403
