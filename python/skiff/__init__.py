@@ -43,6 +43,7 @@ Tensor.create_parameter = create_parameter  # listed among Paddle's Tensor metho
 from .nn.initializer import LazyGuard  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from .batch import batch  # noqa: F401,E402
+from .check_shape import check_shape  # noqa: F401,E402
 from .save_load import load, save  # noqa: F401,E402
 from . import jit, static  # noqa: F401,E402
 from . import inference  # noqa: F401,E402
