@@ -41,8 +41,9 @@ fi
 if [[ ${1:-} == --tsan ]]; then
   tsan_dir=${SKIFF_TSAN_BUILD_DIR:-$root/build-tsan}
   SKIFF_BUILD_DIR=$tsan_dir bash "$root/scripts/build.sh" -DSKIFF_TSAN=ON -DSKIFF_BUILD_BENCH=OFF
-  # exitcode=66: a report fails the run even where Python would exit 0 after it.
-  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66}
+  # exitcode=66: a report fails the run even where Python would exit 0 after it. The
+  # suppressions are reports TSan cannot judge (each with why), none in Skiff's code.
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:exitcode=66:suppressions=$root/scripts/tsan_suppressions.txt}
   export OMP_NUM_THREADS=1
   for t in executor_threads_test static_test control_flow_test program_transforms_test; do
     echo "== $t (TSan)"
@@ -50,11 +51,12 @@ if [[ ${1:-} == --tsan ]]; then
   done
   # Python is not instrumented; CPython's GIL is a pthread mutex and condition variable, which
   # TSan intercepts, so the happens-before edges between threads that take turns are seen.
-  # The extension of this build is found through SKIFF_EXTENSION_DIR (skiff/__init__.py).
+  # The extension of this build is found through SKIFF_EXTENSION_DIR (skiff/__init__.py); -s
+  # lets a report reach the log (pytest would capture it inside a passing test).
   for t in test_jit_threads test_jit test_io test_inference test_profiler; do
     echo "== python $t (TSan)"
     (cd "$root" && LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" PYTHONPATH="$root/python" \
-      SKIFF_EXTENSION_DIR="$tsan_dir/python/skiff" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+      SKIFF_EXTENSION_DIR="$tsan_dir/python/skiff" /usr/bin/python3 -m pytest -q -s -p no:cacheprovider \
       "tests/python/$t.py")
   done
   exit 0

@@ -280,8 +280,12 @@ void bind_predictor(py::module_& m) {
           "run",
           [](P& p, const py::object& inputs) -> py::object {
             if (!inputs.is_none()) return run_tensors(p, inputs);
-            py::gil_scoped_release release;
-            p.Run();
+            {
+              // Only around the run: py::none() below takes a reference to None, which needs
+              // the GIL (found by TSan on predictor clones run from threads).
+              py::gil_scoped_release release;
+              p.Run();
+            }
             return py::none();
           },
           py::arg("inputs") = py::none())
