@@ -68,6 +68,24 @@ class Attention(nn.Layer):
         y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         return self.wo(y.reshape([b, t, d]))
 
+    def forward_cached(self, x, cos, sin, cache=None):
+        """Inference with a KV cache. x [B, T, D] at the positions cos/sin were taken at; cache
+        is (k, v) [B, P, H, hd] of the P positions before them (after RoPE), or None for the
+        prompt. With a cache, T is 1 (one decode step attends to every cached key). Returns the
+        output and the cache extended by x's positions. Reshapes use 0 (copy the dim) so that a
+        program captured with dynamic T and P stays shape-generic."""
+        hd = self.head_dim
+        q = self.wq(x).reshape([0, 0, self.n_heads, hd])
+        k = self.wk(x).reshape([0, 0, self.n_heads, hd])
+        v = self.wv(x).reshape([0, 0, self.n_heads, hd])
+        q = apply_rope(q, cos, sin)
+        k = apply_rope(k, cos, sin)
+        if cache is not None:
+            k = paddle.concat([cache[0], k], axis=1)
+            v = paddle.concat([cache[1], v], axis=1)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=cache is None)
+        return self.wo(y.reshape([0, 0, self.n_heads * hd])), (k, v)
+
 
 class MLP(nn.Layer):
     """SwiGLU: w2(silu(w1 x) * w3 x)."""
@@ -93,6 +111,11 @@ class Block(nn.Layer):
     def forward(self, x, cos, sin):
         x = x + self.attn(self.attn_norm(x), cos, sin)
         return x + self.mlp(self.mlp_norm(x))
+
+    def forward_cached(self, x, cos, sin, cache=None):
+        h, cache = self.attn.forward_cached(self.attn_norm(x), cos, sin, cache)
+        x = x + h
+        return x + self.mlp(self.mlp_norm(x)), cache
 
 
 class Llama(nn.Layer):
@@ -135,6 +158,24 @@ class Llama(nn.Layer):
         if self.cfg.tie_embeddings:
             return paddle.matmul(x, self.embed.weight, transpose_y=True)
         return self.head(x)
+
+    def forward_cached(self, idx, positions, caches=None):
+        """One inference step with a KV cache: idx [B, T] at `positions` ([T] int64, their
+        places in the sequence); caches None for the prompt (T any), else one (k, v) per layer
+        holding every earlier position (T must be 1). Returns the logits of the last position
+        [B, V] and the extended caches. Prefill and decode programs for the C++ generator are
+        this method captured with two input signatures (export.py)."""
+        cos = paddle.index_select(self.rope_cos, positions, axis=0)
+        sin = paddle.index_select(self.rope_sin, positions, axis=0)
+        x = self.embed(idx)
+        new_caches = []
+        for i, layer in enumerate(self.layers):
+            x, c = layer.forward_cached(x, cos, sin, None if caches is None else caches[i])
+            new_caches.append(c)
+        x = self.norm(x[:, -1])
+        if self.cfg.tie_embeddings:
+            return paddle.matmul(x, self.embed.weight, transpose_y=True), new_caches
+        return self.head(x), new_caches
 
     def loss(self, idx, targets):
         logits = self(idx)

@@ -83,6 +83,20 @@ def _normalize(x, index):
     return x, out
 
 
+# A bound past either end of any dim; the slice ops clamp it.
+_FAR = 1 << 62
+
+
+def _dynamic_bounds(v):
+    """(start, stop, step) of slice `v` on a dim whose size is known only at run time."""
+    step = 1 if v.step is None else v.step
+    if step == 0:
+        raise ValueError("__getitem__: slice step cannot be zero")
+    if step > 0:
+        return (0 if v.start is None else v.start), (_FAR if v.stop is None else v.stop), step
+    return (_FAR if v.start is None else v.start), (-_FAR if v.stop is None else v.stop), step
+
+
 def _basic(x, items):
     """Applies ints and slices; returns (result, advanced items with their result axes)."""
     axes, starts, ends, steps, drop = [], [], [], [], []
@@ -92,6 +106,15 @@ def _basic(x, items):
     for kind, v in items:
         if kind == "s":
             n = shape[axis]
+            if n < 0:  # a dynamic dim (a static program): the op clamps the bounds at run time
+                start, stop, step = _dynamic_bounds(v)
+                if (start, stop, step) != (0, _FAR, 1):
+                    axes.append(axis)
+                    starts.append(start)
+                    ends.append(stop)
+                    steps.append(step)
+                axis += 1
+                continue
             start, stop, step = v.indices(n)
             if (start, stop, step) != (0, n, 1):
                 if step < 0 and stop < 0:
@@ -103,6 +126,15 @@ def _basic(x, items):
             axis += 1
         elif kind == "i":
             n = shape[axis]
+            if n < 0:  # a dynamic dim: -1 is the last element, whatever the size at run time
+                axes.append(axis)
+                starts.append(v)
+                ends.append(v + 1 if v != -1 else _FAR)
+                steps.append(1)
+                drop.append(axis)
+                axis += 1
+                removed += 1
+                continue
             if not -n <= v < n:
                 raise IndexError(f"__getitem__: index {v} is out of range for axis {axis} "
                                  f"with size {n}")

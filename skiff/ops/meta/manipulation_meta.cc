@@ -141,6 +141,10 @@ std::vector<SliceDim> slice_dims(std::string_view op, const Dims& dims, const In
     const int a = axis_of(op, axes[k], rank, "axes");
     const int64_t n = dims[a], step = strides ? (*strides)[k] : 1;
     SKIFF_ENFORCE(step != 0, kInvalidArgument, op, "strides", "non-zero strides", *strides);
+    if (n == kDynamicDim) {  // known at run time, where the op infers again with real dims
+      out[a] = {starts[k], step, kDynamicDim};
+      continue;
+    }
     int64_t s = starts[k], e = ends[k];
     if (s < 0) s += n;
     if (e < 0) e += n;
@@ -167,7 +171,8 @@ void slice_meta(std::string_view op, const TensorMeta& input, const IntList& axe
   Dims d;
   for (int i = 0; i < rank; ++i) {
     if (drop[i]) {
-      SKIFF_ENFORCE(sd[i].len == 1, kInvalidArgument, op, "decrease_axis",
+      SKIFF_ENFORCE(sd[i].len == 1 || sd[i].len == kDynamicDim, kInvalidArgument, op,
+                    "decrease_axis",
                     str("axes whose slice has length 1 (axis ", i, " has ", sd[i].len, ")"),
                     decrease_axis);
       continue;
