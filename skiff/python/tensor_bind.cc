@@ -237,6 +237,9 @@ py::object basic_getitem(const Tensor& x, py::handle index) {
     } else {
       // dims of the unsqueezed tensor: the original dim of this item
       const int64_t n = x.dims()[axis - static_cast<int>(new_axes.size())];
+      // A dim known only at run time (a static program): the bounds cannot be resolved here;
+      // indexing.py keeps them raw for the op to clamp per run.
+      if (n == kDynamicDim) return py::object();
       if (PySlice_Check(h.ptr())) {
         Py_ssize_t start, stop, step;
         if (PySlice_Unpack(h.ptr(), &start, &stop, &step) < 0) throw py::error_already_set();

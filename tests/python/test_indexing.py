@@ -124,3 +124,29 @@ def test_saved_tensor_modified_is_caught():
     d[0] = 3.0  # a differentiable write: d becomes a new tensor, e's saved d is intact
     e.sum().backward()
     assert a.grad.numpy().tolist() == [2.0, 4.0]
+
+
+def test_indexing_a_dynamic_dim_in_a_saved_program(tmp_path):
+    """Ints and slices on a dim known only at run time (InputSpec None): the program keeps the
+    raw bounds and the slice op resolves them per run, so every length gives numpy's answer."""
+    import skiff as paddle
+    import skiff.inference as paddle_infer
+    from skiff.static import InputSpec
+
+    class Pick(paddle.nn.Layer):
+        def forward(self, x):
+            return x[-1], x[1:], x[::2], x[:-1, 2], x[-3:]
+
+    prefix = str(tmp_path / "pick")
+    paddle.jit.save(Pick(), prefix, input_spec=[InputSpec([None, 4], "float32", "x")])
+    predictor = paddle_infer.create_predictor(
+        paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    for n in (1, 2, 5):
+        x = np.arange(n * 4, dtype=np.float32).reshape(n, 4)
+        h = predictor.get_input_handle("x")
+        h.reshape([n, 4])
+        h.copy_from_cpu(x)
+        predictor.run()
+        got = [predictor.get_output_handle(o).copy_to_cpu() for o in predictor.get_output_names()]
+        for g, w in zip(got, (x[-1], x[1:], x[::2], x[:-1, 2], x[-3:])):
+            np.testing.assert_array_equal(g, w)

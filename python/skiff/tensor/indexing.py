@@ -219,7 +219,7 @@ def _advanced(x, adv):
 
 def getitem(x, index):
     # Fast paths: x[i] and x[a:b] on the first axis.
-    if _is_int(index) and x.ndim > 0:
+    if _is_int(index) and x.ndim > 0 and x.shape[0] >= 0:  # a dynamic dim: the general path
         n = x.shape[0]
         if not -n <= index < n:
             raise IndexError(f"__getitem__: index {index} is out of range for axis 0 with size {n}")
