@@ -11,6 +11,10 @@ namespace {
 }
 }  // namespace
 
+void Tensor::throw_undefined() {
+  SKIFF_THROW(kPrecondition, "Tensor", "self", "an initialized tensor", "an undefined tensor");
+}
+
 const DenseTensor& Tensor::dense() const {
   if (!is_dense()) throw_not_dense(*this);
   return static_cast<const DenseTensor&>(*impl_);

@@ -19,12 +19,14 @@ class Tensor {
   TensorImpl* impl() const { return impl_.get(); }
   const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
 
-  TensorKind kind() const { return impl_->kind(); }
+  // On an undefined tensor (default-constructed, an unused gradient) these throw a
+  // PreconditionNotMet error rather than read through a null pointer.
+  TensorKind kind() const { return checked().kind(); }
   bool is_dense() const { return defined() && impl_->kind() == TensorKind::kDense; }
-  DType dtype() const { return impl_->dtype(); }
-  const Dims& dims() const { return impl_->dims(); }
+  DType dtype() const { return checked().dtype(); }
+  const Dims& dims() const { return checked().dims(); }
   std::vector<int64_t> shape() const { return dims().to_vector(); }
-  Place place() const { return impl_->place(); }
+  Place place() const { return checked().place(); }
   int rank() const { return dims().size(); }
   int64_t numel() const { return dims().numel(); }
 
@@ -34,7 +36,7 @@ class Tensor {
 
   AutogradMetaBase* autograd_meta() const { return impl_ ? impl_->autograd_meta() : nullptr; }
   void set_autograd_meta(std::shared_ptr<AutogradMetaBase> meta) const {
-    impl_->set_autograd_meta(std::move(meta));
+    checked().set_autograd_meta(std::move(meta));
   }
 
   /// Element access for tests and small host-side logic (CPU dense tensors only).
@@ -42,6 +44,12 @@ class Tensor {
   T item() const;
 
  private:
+  TensorImpl& checked() const {
+    if (impl_ == nullptr) [[unlikely]] throw_undefined();
+    return *impl_;
+  }
+  [[noreturn]] static void throw_undefined();
+
   std::shared_ptr<TensorImpl> impl_;
 };
 

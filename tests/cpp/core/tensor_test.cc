@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "skiff/core/views.h"
 #include "tests/cpp/core/test_util.h"
 
@@ -76,6 +78,27 @@ TEST(TensorTest, DenseOfOtherKindsIsAClearError) {
   EXPECT_HAS(msg, "a symbolic tensor");
   msg = error_of([] { Tensor().dense(); });
   EXPECT_HAS(msg, "an undefined tensor");
+}
+
+TEST(TensorTest, AnUndefinedTensorRefusesEveryAccessor) {
+  // A default tensor or an unused gradient: each accessor is an error, never a null read.
+  const Tensor t;
+  EXPECT_FALSE(t.defined());
+  EXPECT_FALSE(t.is_dense());
+  EXPECT_EQ(t.autograd_meta(), nullptr);
+  const std::vector<std::function<void()>> accessors = {
+      [&] { (void)t.kind(); },  [&] { (void)t.dtype(); }, [&] { (void)t.dims(); },
+      [&] { (void)t.shape(); }, [&] { (void)t.place(); }, [&] { (void)t.rank(); },
+      [&] { (void)t.numel(); }, [&] { t.set_autograd_meta(nullptr); }};
+  for (const auto& f : accessors) {
+    try {
+      f();
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kPrecondition) << e.what();
+      EXPECT_HAS(std::string(e.what()), "Tensor: argument 'self' expected an initialized tensor");
+    }
+  }
 }
 
 }  // namespace

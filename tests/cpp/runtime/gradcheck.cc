@@ -41,6 +41,10 @@ std::vector<Tensor> cotangents(const std::vector<Tensor>& outs, uint64_t seed) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::vector<Tensor> r;
   for (const Tensor& o : outs) {
+    if (!o.defined()) {  // an unused gradient (allow_unused): nothing to weigh
+      r.emplace_back();
+      continue;
+    }
     std::vector<double> v(o.numel());
     for (double& x : v) x = u(rng);
     r.push_back(tensor64(o.dims(), v));
