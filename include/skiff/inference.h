@@ -189,8 +189,7 @@ class Tensor {
   /// ShareExternalData; the memory must stay valid and unchanged while Run reads it.
   template <typename T>
   void ShareExternalData(const T* data, const std::vector<int>& shape,
-                         PlaceType place = PlaceType::kCPU,
-                         DataLayout layout = DataLayout::kNCHW);
+                         PlaceType place = PlaceType::kCPU, DataLayout layout = DataLayout::kNCHW);
   /// The input's buffer (allocated for shape()), to fill in place.
   template <typename T>
   T* mutable_data(PlaceType place = PlaceType::kCPU);

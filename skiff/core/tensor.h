@@ -45,7 +45,8 @@ class Tensor {
 
  private:
   TensorImpl& checked() const {
-    if (impl_ == nullptr) [[unlikely]] throw_undefined();
+    if (impl_ == nullptr) [[unlikely]]
+      throw_undefined();
     return *impl_;
   }
   [[noreturn]] static void throw_undefined();

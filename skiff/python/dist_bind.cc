@@ -50,14 +50,13 @@ std::vector<PlacementArg> placements_to_py(const std::vector<dist::Placement>& p
 const DenseTensor& dense_arg(const Tensor& t, const char* op, const char* arg) {
   SKIFF_ENFORCE(t.is_dense(), kInvalidArgument, op, arg, "a dense (local) tensor",
                 t.defined() && t.kind() == TensorKind::kDist ? "a distributed tensor"
-                                                              : "a symbolic or undefined tensor");
+                                                             : "a symbolic or undefined tensor");
   return t.dense();
 }
 
 const dist::DistTensor& dist_arg(const Tensor& t, const char* op, const char* arg) {
   const dist::DistTensor* d = dist::as_dist(t);
-  SKIFF_ENFORCE(d != nullptr, kInvalidArgument, op, arg, "a distributed tensor",
-                "a dense tensor");
+  SKIFF_ENFORCE(d != nullptr, kInvalidArgument, op, arg, "a distributed tensor", "a dense tensor");
   return *d;
 }
 
@@ -96,15 +95,15 @@ void bind_dist(py::module_& m) {
     return dist::shard_dense("shard_tensor", dense_arg(t, "shard_tensor", "data").contiguous(), pm,
                              placements_of(ps), this_rank());
   });
-  m.def("dtensor_from_local", [](const Tensor& t, const MeshArgs& mesh,
-                                 const std::vector<PlacementArg>& ps) {
-    auto pm = mesh_of(mesh);
-    dist::check_mesh_in_world("dtensor_from_local", pm, world_size());
-    dist::enable_dist_mode();
-    return dist::dist_from_local("dtensor_from_local",
-                                 dense_arg(t, "dtensor_from_local", "local_tensor"), pm,
-                                 placements_of(ps), this_rank());
-  });
+  m.def("dtensor_from_local",
+        [](const Tensor& t, const MeshArgs& mesh, const std::vector<PlacementArg>& ps) {
+          auto pm = mesh_of(mesh);
+          dist::check_mesh_in_world("dtensor_from_local", pm, world_size());
+          dist::enable_dist_mode();
+          return dist::dist_from_local("dtensor_from_local",
+                                       dense_arg(t, "dtensor_from_local", "local_tensor"), pm,
+                                       placements_of(ps), this_rank());
+        });
   m.def("reshard", [](const Tensor& t, const MeshArgs& mesh, const std::vector<PlacementArg>& ps) {
     const auto& d = dist_arg(t, "reshard", "dist_tensor");
     auto attr = dist::dist_attr_for("reshard", mesh_of(mesh), placements_of(ps), d.dims().size());
@@ -119,9 +118,8 @@ void bind_dist(py::module_& m) {
     // The leaf's gradient layout is metadata beside the value, set once by the sharding stage.
     const_cast<dist::DistTensor&>(d).set_grad_dist_attr(std::move(attr));
   });
-  m.def("local_value", [](const Tensor& t) {
-    return Tensor(dist_arg(t, "_local_value", "self").local_value());
-  });
+  m.def("local_value",
+        [](const Tensor& t) { return Tensor(dist_arg(t, "_local_value", "self").local_value()); });
   m.def("dist_info", [](const Tensor& t) -> py::object {
     const dist::DistTensor* d = dist::as_dist(t);
     if (d == nullptr) return py::none();

@@ -176,8 +176,7 @@ void bind_config(py::module_& m) {
       .def("insert_pass", &inf::PassBuilder::InsertPass, py::arg("idx"), py::arg("pass_type"))
       .def("delete_pass", py::overload_cast<const std::string&>(&inf::PassBuilder::DeletePass),
            py::arg("pass_type"))
-      .def("delete_pass", py::overload_cast<size_t>(&inf::PassBuilder::DeletePass),
-           py::arg("idx"))
+      .def("delete_pass", py::overload_cast<size_t>(&inf::PassBuilder::DeletePass), py::arg("idx"))
       .def("clear_passes", &inf::PassBuilder::ClearPasses)
       .def("all_passes", &inf::PassBuilder::AllPasses)
       .def("turn_on_debug", &inf::PassBuilder::TurnOnDebug)
@@ -202,8 +201,9 @@ void bind_config(py::module_& m) {
       .def("mkldnn_enabled", &C::mkldnn_enabled)
       .def("set_mkldnn_cache_capacity", &C::SetMkldnnCacheCapacity, py::arg("capacity"))
       .def("enable_mkldnn_bfloat16", &C::EnableMkldnnBfloat16)
-      .def("enable_mkldnn_int8", [](C& c, py::object) { c.EnableMkldnnInt8(); },
-           py::arg("quantized_ops") = py::none())
+      .def(
+          "enable_mkldnn_int8", [](C& c, py::object) { c.EnableMkldnnInt8(); },
+          py::arg("quantized_ops") = py::none())
       .def("enable_weight_only_int8", &C::EnableWeightOnlyInt8, py::arg("x") = true)
       .def("weight_only_int8_enabled", &C::weight_only_int8_enabled)
       .def("set_cpu_math_library_num_threads", &C::SetCpuMathLibraryNumThreads,
@@ -226,8 +226,8 @@ void bind_config(py::module_& m) {
       .def("enable_tensorrt_engine", &C::EnableTensorRtEngine,
            py::arg("workspace_size") = int64_t{1} << 30, py::arg("max_batch_size") = 1,
            py::arg("min_subgraph_size") = 3,
-           py::arg("precision_mode") = inf::PrecisionType::kFloat32,
-           py::arg("use_static") = false, py::arg("use_calib_mode") = true)
+           py::arg("precision_mode") = inf::PrecisionType::kFloat32, py::arg("use_static") = false,
+           py::arg("use_calib_mode") = true)
       .def("tensorrt_engine_enabled", &C::tensorrt_engine_enabled)
       .def("switch_ir_optim", &C::SwitchIrOptim, py::arg("x") = true)
       .def("ir_optim", &C::ir_optim)
@@ -289,8 +289,7 @@ void bind_predictor(py::module_& m) {
             return py::none();
           },
           py::arg("inputs") = py::none())
-      .def("clone",
-           [](P& p) { return std::shared_ptr<P>(p.Clone()); })
+      .def("clone", [](P& p) { return std::shared_ptr<P>(p.Clone()); })
       .def("clear_intermediate_tensor", &P::ClearIntermediateTensor)
       .def("try_shrink_memory", &P::TryShrinkMemory)
       .def("planned_peak_bytes", &P::planned_peak_bytes)

@@ -318,8 +318,8 @@ void bind_tensor(py::module_& m) {
            py::arg("stop_gradient") = true)
       .def_property_readonly("shape", [](const Tensor& t) { return defined(t, "shape").shape(); })
       .def_property_readonly("dtype", [](const Tensor& t) { return defined(t, "dtype").dtype(); })
-      .def_property_readonly("place",
-                             [](const Tensor& t) { return place_to_python(defined(t, "place").place()); })
+      .def_property_readonly(
+          "place", [](const Tensor& t) { return place_to_python(defined(t, "place").place()); })
       .def_property_readonly("ndim", [](const Tensor& t) { return defined(t, "ndim").rank(); })
       .def("dim", [](const Tensor& t) { return defined(t, "dim").rank(); })
       .def("ndimension", [](const Tensor& t) { return defined(t, "ndimension").rank(); })

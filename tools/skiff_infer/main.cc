@@ -179,8 +179,7 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 }
 
 void print_output(const std::string& name, const skiff::DenseTensor& t) {
-  std::cout << "output " << name << ": " << skiff::dtype_name(t.dtype()) << " "
-            << t.dims() << "\n";
+  std::cout << "output " << name << ": " << skiff::dtype_name(t.dtype()) << " " << t.dims() << "\n";
 }
 
 int run(const Options& o) {
@@ -208,13 +207,14 @@ int run(const Options& o) {
   std::sort(times.begin(), times.end());
   double sum = 0;
   for (double t : times) sum += t;
-  std::printf("load: read %.3f ms, passes %.3f ms, build %.3f ms\n", lt.read * 1e3,
-              lt.passes * 1e3, lt.build * 1e3);
+  std::printf("load: read %.3f ms, passes %.3f ms, build %.3f ms\n", lt.read * 1e3, lt.passes * 1e3,
+              lt.build * 1e3);
   std::printf("first run: %.3f ms\n", first_ms);
-  std::printf("steady state (%d runs, %d thread%s): mean %.3f ms, min %.3f ms, median %.3f ms, "
-              "max %.3f ms\n",
-              o.repeat, o.threads, o.threads == 1 ? "" : "s", sum / o.repeat, times.front(),
-              times[times.size() / 2], times.back());
+  std::printf(
+      "steady state (%d runs, %d thread%s): mean %.3f ms, min %.3f ms, median %.3f ms, "
+      "max %.3f ms\n",
+      o.repeat, o.threads, o.threads == 1 ? "" : "s", sum / o.repeat, times.front(),
+      times[times.size() / 2], times.back());
   const int64_t planned = predictor->planned_peak_bytes();
   const std::string planned_text =
       planned < 0 ? std::string("n/a (dynamic shapes)") : std::to_string(planned) + " bytes";

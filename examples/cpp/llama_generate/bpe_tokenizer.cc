@@ -24,8 +24,8 @@ std::pair<size_t, bool> next_code_point(const std::string& s, size_t i) {
     cp = (cp << 6) | (c & 0x3F);
   }
   const bool space = (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 ||
-                     cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
-                     cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+                     cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 ||
+                     cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
   return {len, space};
 }
 
@@ -92,12 +92,12 @@ BpeTokenizer BpeTokenizer::load(const std::string& path) {
   std::vector<std::pair<int, int>> merges;
   for (const auto& m : j["merges"]) {
     const int next_id = 256 + static_cast<int>(merges.size());
-    if (!m.is_array() || m.size() != 2 || !m[0].is_number_integer() ||
-        !m[1].is_number_integer() || m[0].get<int64_t>() < 0 || m[1].get<int64_t>() < 0 ||
-        m[0].get<int64_t>() >= next_id || m[1].get<int64_t>() >= next_id) {
-      throw std::runtime_error("tokenizer: '" + path + "' merge " +
-                               std::to_string(merges.size()) + " must be two ids below " +
-                               std::to_string(next_id) + ", got " + m.dump());
+    if (!m.is_array() || m.size() != 2 || !m[0].is_number_integer() || !m[1].is_number_integer() ||
+        m[0].get<int64_t>() < 0 || m[1].get<int64_t>() < 0 || m[0].get<int64_t>() >= next_id ||
+        m[1].get<int64_t>() >= next_id) {
+      throw std::runtime_error("tokenizer: '" + path + "' merge " + std::to_string(merges.size()) +
+                               " must be two ids below " + std::to_string(next_id) + ", got " +
+                               m.dump());
     }
     merges.emplace_back(m[0].get<int>(), m[1].get<int>());
   }

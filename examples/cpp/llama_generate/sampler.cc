@@ -19,8 +19,7 @@ int64_t Sampler::next(const float* logits, int64_t vocab_size) {
   size_t keep = candidates_.size();
   if (options_.top_k > 0 && static_cast<size_t>(options_.top_k) < keep) {
     keep = static_cast<size_t>(options_.top_k);
-    std::partial_sort(candidates_.begin(), candidates_.begin() + keep, candidates_.end(),
-                      by_logit);
+    std::partial_sort(candidates_.begin(), candidates_.begin() + keep, candidates_.end(), by_logit);
   } else {
     std::sort(candidates_.begin(), candidates_.end(), by_logit);
   }

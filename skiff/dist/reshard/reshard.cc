@@ -31,8 +31,11 @@ bool sharded_elsewhere(const Placements& cur, int64_t dim, size_t axis) {
 class Planner {
  public:
   Planner(const DistTensor& src, CommContext* ctx)
-      : mesh_(src.process_mesh()), shape_(src.dims().to_vector()), ctx_(ctx),
-        rank_(src.rank()), local_(src.local_value()) {}
+      : mesh_(src.process_mesh()),
+        shape_(src.dims().to_vector()),
+        ctx_(ctx),
+        rank_(src.rank()),
+        local_(src.local_value()) {}
 
   DenseTensor run(Placements cur, const Placements& dst) {
     for (size_t m = 0; m < cur.size(); ++m) {  // 1. pending reductions

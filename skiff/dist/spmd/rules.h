@@ -48,10 +48,11 @@ SpmdInfo where_spmd(const DistTensorSpec& condition, const DistTensorSpec& x,
 SpmdInfo transpose_spmd(const DistTensorSpec& x, const std::vector<int64_t>& perm);
 
 /// Shardings through a reshape to `shape` (one -1 inferred, 0 copies x's dim; Paddle's reshape
-/// semantics; a dynamic (-1) dim of x must be copied by a 0 at its position): dims are grouped into runs of equal element count; a dim that maps one to one
-/// keeps its sharding; in a run that merges or splits dims only the first source dim may stay
-/// sharded, and only when both it and the first target dim divide by the mesh axis's size; every
-/// other dim of the run is replicated (ReshapeInferSpmd with its dim_trans).
+/// semantics; a dynamic (-1) dim of x must be copied by a 0 at its position): dims are grouped into
+/// runs of equal element count; a dim that maps one to one keeps its sharding; in a run that merges
+/// or splits dims only the first source dim may stay sharded, and only when both it and the first
+/// target dim divide by the mesh axis's size; every other dim of the run is replicated
+/// (ReshapeInferSpmd with its dim_trans).
 SpmdInfo reshape_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shape);
 
 /// Broadcast of x to `shape` (right-aligned; -1 keeps x's size): new leading dims and size-1

@@ -63,8 +63,8 @@ std::vector<int64_t> resolve_shape(const std::vector<int64_t>& in, std::vector<i
       infer = static_cast<int64_t>(i);
       continue;
     }
-    SKIFF_ENFORCE(shape[i] >= 0, kInvalidArgument, kReshape, "shape",
-                  "sizes >= 0, 0 or one -1", shape);
+    SKIFF_ENFORCE(shape[i] >= 0, kInvalidArgument, kReshape, "shape", "sizes >= 0, 0 or one -1",
+                  shape);
     known *= shape[i];
   }
   if (infer >= 0) {
@@ -157,8 +157,8 @@ SpmdInfo concat_spmd(const std::vector<DistTensorSpec>& x, int64_t axis) {
   detail::check_inputs(kRule, checked);
   const int64_t n = x.front().ndim();
   for (size_t k = 0; k < x.size(); ++k) {
-    SKIFF_ENFORCE(x[k].ndim() == n, kInvalidArgument, kRule, names[k],
-                  str(n, " dims (as x[0])"), x[k].ndim());
+    SKIFF_ENFORCE(x[k].ndim() == n, kInvalidArgument, kRule, names[k], str(n, " dims (as x[0])"),
+                  x[k].ndim());
   }
   SKIFF_ENFORCE(n >= 1, kInvalidArgument, kRule, "x", "tensors of at least 1 dim", "0 dims");
   const int64_t a = detail::normalize_axis(kRule, "axis", axis, n);

@@ -171,10 +171,9 @@ void slice_meta(std::string_view op, const TensorMeta& input, const IntList& axe
   Dims d;
   for (int i = 0; i < rank; ++i) {
     if (drop[i]) {
-      SKIFF_ENFORCE(sd[i].len == 1 || sd[i].len == kDynamicDim, kInvalidArgument, op,
-                    "decrease_axis",
-                    str("axes whose slice has length 1 (axis ", i, " has ", sd[i].len, ")"),
-                    decrease_axis);
+      SKIFF_ENFORCE(
+          sd[i].len == 1 || sd[i].len == kDynamicDim, kInvalidArgument, op, "decrease_axis",
+          str("axes whose slice has length 1 (axis ", i, " has ", sd[i].len, ")"), decrease_axis);
       continue;
     }
     d.push_back(sd[i].len);

@@ -87,8 +87,9 @@ TEST(TensorTest, AnUndefinedTensorRefusesEveryAccessor) {
   EXPECT_FALSE(t.is_dense());
   EXPECT_EQ(t.autograd_meta(), nullptr);
   const std::vector<std::function<void()>> accessors = {
-      [&] { (void)t.kind(); },  [&] { (void)t.dtype(); }, [&] { (void)t.dims(); },
-      [&] { (void)t.shape(); }, [&] { (void)t.place(); }, [&] { (void)t.rank(); },
+      [&] { (void)t.kind(); },  [&] { (void)t.dtype(); },
+      [&] { (void)t.dims(); },  [&] { (void)t.shape(); },
+      [&] { (void)t.place(); }, [&] { (void)t.rank(); },
       [&] { (void)t.numel(); }, [&] { t.set_autograd_meta(nullptr); }};
   for (const auto& f : accessors) {
     try {

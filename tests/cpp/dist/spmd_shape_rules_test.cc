@@ -35,21 +35,26 @@ TEST(WhereSpmdTest, BroadcastsThreeInputs) {
   expect(where_spmd(spec(m, {16, 8}, {-1, -1}), spec(m, {16, 8}, {0, -1}), spec(m, {8}, {1})),
          {{0, 1}, {0, 1}, {1}}, {{0, 1}});
   // condition's sharded size-1 dim broadcasts: its sharding is dropped, x's dim 1 wins
-  expect(where_spmd(spec(m, {1, 8}, {0, -1}), spec(m, {16, 8}, {-1, 0}), spec(m, {16, 8}, {-1, -1})),
-         {{-1, 0}, {-1, 0}, {-1, 0}}, {{-1, 0}});
+  expect(
+      where_spmd(spec(m, {1, 8}, {0, -1}), spec(m, {16, 8}, {-1, 0}), spec(m, {16, 8}, {-1, -1})),
+      {{-1, 0}, {-1, 0}, {-1, 0}}, {{-1, 0}});
 }
 
 TEST(TransposeSpmdTest, FollowsPerm) {  // Paddle
   const auto m = mesh_2d();
   expect(transpose_spmd(spec(m, {64, 36}, {-1, 0}), {1, 0}), {{-1, 0}}, {{0, -1}});
-  expect(transpose_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {0, 2, 3, 1}),
-         {{-1, 0, 1, -1}}, {{-1, 1, -1, 0}});
+  expect(transpose_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {0, 2, 3, 1}), {{-1, 0, 1, -1}},
+         {{-1, 1, -1, 0}});
   expect(transpose_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {-1, 0, -2, 1}),
          {{-1, 0, 1, -1}}, {{-1, -1, 1, 0}});
-  EXPECT_EQ(error_of([&] { transpose_spmd(spec(m, {4, 6}, {0, -1}), {0, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              transpose_spmd(spec(m, {4, 6}, {0, -1}), {0, 0});
+            }),
             "(InvalidArgument) transpose_spmd: argument 'perm' expected a permutation of x's dims, "
             "got [0, 0]");
-  EXPECT_EQ(error_of([&] { transpose_spmd(spec(m, {4, 6}, {0, -1}), {0}); }),
+  EXPECT_EQ(error_of([&] {
+              transpose_spmd(spec(m, {4, 6}, {0, -1}), {0});
+            }),
             "(InvalidArgument) transpose_spmd: argument 'perm' expected 2 entries (x's ndim), got "
             "[0]");
 }
@@ -61,10 +66,14 @@ TEST(ExpandSpmdTest, GrownAndNewDimsReplicated) {
   // a sharded size-1 dim that grows is replicated; -1 keeps x's size and sharding
   expect(expand_spmd(spec(m, {1, 8}, {0, 1}), {6, -1}), {{-1, 1}}, {{-1, 1}});
   expect(expand_spmd(spec(m, {6, 1}, {0, -1}), {2, 6, 1}), {{0, -1}}, {{-1, 0, -1}});
-  EXPECT_EQ(error_of([&] { expand_spmd(spec(m, {6, 8}, {0, -1}), {8}); }),
+  EXPECT_EQ(error_of([&] {
+              expand_spmd(spec(m, {6, 8}, {0, -1}), {8});
+            }),
             "(InvalidArgument) expand_spmd: argument 'shape' expected at least 2 dims (x's ndim), "
             "got [8]");
-  EXPECT_EQ(error_of([&] { expand_spmd(spec(m, {6, 8}, {0, -1}), {6, 4}); }),
+  EXPECT_EQ(error_of([&] {
+              expand_spmd(spec(m, {6, 8}, {0, -1}), {6, 4});
+            }),
             "(InvalidArgument) expand_spmd: argument 'shape' expected a shape x [6, 8] broadcasts "
             "to, got [6, 4]");
 }
@@ -92,18 +101,26 @@ TEST(ReshapeSpmdTest, PaddleCases) {
   expect(run({-1, -1, 3072}, {0, 1, -1}, {0, 0, -1, 192}), {{0, 1, -1}}, {{0, 1, -1, -1}});
   expect(run({-1, -1, 3072}, {0, -1, 1}, {0, 0, -1, 192}), {{0, -1, -1}}, {{0, -1, -1, -1}});
   expect(run({-1, -1, 3072}, {1, -1, 0}, {0, 0, -1, 192}), {{1, -1, 0}}, {{1, -1, 0, -1}});
-  EXPECT_EQ(error_of([&] { run({-1, 3072}, {-1, -1}, {-1, 192}); }),
+  EXPECT_EQ(error_of([&] {
+              run({-1, 3072}, {-1, -1}, {-1, 192});
+            }),
             "(InvalidArgument) reshape_spmd: argument 'shape' expected 0 (copy) at each dynamic "
             "dim of x [-1, 3072], got [-1, 192]");
-  EXPECT_EQ(error_of([&] { run({6, -1}, {-1, -1}, {2, 0, 3}); }),
+  EXPECT_EQ(error_of([&] {
+              run({6, -1}, {-1, -1}, {2, 0, 3});
+            }),
             "(InvalidArgument) reshape_spmd: argument 'shape' expected dynamic dims of x [6, -1] "
             "kept at their positions, got [2, -1, 3]");
   // a size-1 dim that maps one to one keeps its sharding
   expect(run({1, 2048, 12288}, {0, -1, 1}, {0, 0, 6, 2048}), {{0, -1, 1}}, {{0, -1, 1, -1}});
-  EXPECT_EQ(error_of([&] { run(xs, {-1, -1, -1, -1}, {3, 24, 6, -1, -1}); }),
+  EXPECT_EQ(error_of([&] {
+              run(xs, {-1, -1, -1, -1}, {3, 24, 6, -1, -1});
+            }),
             "(InvalidArgument) reshape_spmd: argument 'shape' expected at most one -1, got [3, "
             "24, 6, -1, -1]");
-  EXPECT_EQ(error_of([&] { run(xs, {-1, -1, -1, -1}, {5, 7}); }),
+  EXPECT_EQ(error_of([&] {
+              run(xs, {-1, -1, -1, -1}, {5, 7});
+            }),
             "(InvalidArgument) reshape_spmd: argument 'shape' expected a shape of 82944 elements "
             "(x's shape [6, 12, 48, 24]), got [5, 7]");
 }
@@ -122,7 +139,9 @@ TEST(SoftmaxSpmdTest, AxisReplicated) {  // Paddle
   expect(softmax_spmd(spec(m, {8, 16, 48}, {1, -1, 0}), -1), {{1, -1, -1}}, {{1, -1, -1}});
   expect(softmax_spmd(spec(m, {8, 16, 48}, {-1, 0, -1}), 1), {{-1, -1, -1}}, {{-1, -1, -1}});
   expect(softmax_spmd(spec(m, {8, 16, 48}, {-1, 0, 1}), 0), {{-1, 0, 1}}, {{-1, 0, 1}});
-  EXPECT_EQ(error_of([&] { softmax_spmd(spec(m, {8, 16}, {-1, 0}), 2); }),
+  EXPECT_EQ(error_of([&] {
+              softmax_spmd(spec(m, {8, 16}, {-1, 0}), 2);
+            }),
             "(InvalidArgument) softmax_spmd: argument 'axis' expected an axis in [-2, 2), got 2");
 }
 
@@ -131,16 +150,16 @@ TEST(LayerNormSpmdTest, PaddleCases) {
   const auto m = mesh_2d();
   const V xs = {64, 32, 1024};
   auto s = spec(m, {1024}, {-1}), b = spec(m, {1024}, {-1});
-  expect(layer_norm_spmd(spec(m, xs, {1, -1, -1}), &s, &b, 1e-5f, 2),
-         {{1, -1, -1}, {-1}, {-1}}, {{1, -1, -1}, {1, -1}, {1, -1}});
+  expect(layer_norm_spmd(spec(m, xs, {1, -1, -1}), &s, &b, 1e-5f, 2), {{1, -1, -1}, {-1}, {-1}},
+         {{1, -1, -1}, {1, -1}, {1, -1}});
   s = spec(m, {1024}, {0});
   b = spec(m, {1024}, {0});
-  expect(layer_norm_spmd(spec(m, xs, {1, 0, -1}), &s, &b, 1e-5f, 2),
-         {{1, 0, -1}, {-1}, {-1}}, {{1, 0, -1}, {1, 0}, {1, 0}});
+  expect(layer_norm_spmd(spec(m, xs, {1, 0, -1}), &s, &b, 1e-5f, 2), {{1, 0, -1}, {-1}, {-1}},
+         {{1, 0, -1}, {1, 0}, {1, 0}});
   s = spec(m, {32 * 1024}, {-1});
   b = spec(m, {32 * 1024}, {1});
-  expect(layer_norm_spmd(spec(m, xs, {0, -1, -1}), &s, &b, 1e-5f, 1),
-         {{0, -1, -1}, {-1}, {-1}}, {{0, -1, -1}, {0}, {0}});
+  expect(layer_norm_spmd(spec(m, xs, {0, -1, -1}), &s, &b, 1e-5f, 1), {{0, -1, -1}, {-1}, {-1}},
+         {{0, -1, -1}, {0}, {0}});
   // a sharded normalized dim is replicated
   expect(layer_norm_spmd(spec(m, xs, {0, 1, -1}), nullptr, nullptr, 1e-5f, 1),
          {{0, -1, -1}, {}, {}}, {{0, -1, -1}, {0}, {0}});
@@ -157,11 +176,13 @@ TEST(LayerNormSpmdTest, PaddleCases) {
 TEST(RmsNormSpmdTest, LastDimReplicated) {
   const auto m = mesh_2d();
   auto w = spec(m, {1024}, {1});
-  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, -1, 1}), &w, 1e-6f, -1),
-         {{0, -1, -1}, {-1}}, {{0, -1, -1}, {0, -1}});
-  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, 1, -1}), nullptr, 1e-6f, 1),
-         {{0, -1, -1}, {}}, {{0, -1, -1}, {0}});
-  EXPECT_EQ(error_of([&] { rms_norm_spmd(spec(m, {8, 32}, {0, -1}), nullptr, 1e-6f, 3); }),
+  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, -1, 1}), &w, 1e-6f, -1), {{0, -1, -1}, {-1}},
+         {{0, -1, -1}, {0, -1}});
+  expect(rms_norm_spmd(spec(m, {8, 32, 1024}, {0, 1, -1}), nullptr, 1e-6f, 1), {{0, -1, -1}, {}},
+         {{0, -1, -1}, {0}});
+  EXPECT_EQ(error_of([&] {
+              rms_norm_spmd(spec(m, {8, 32}, {0, -1}), nullptr, 1e-6f, 3);
+            }),
             "(InvalidArgument) rms_norm_spmd: argument 'begin_norm_axis' expected an axis in [-2, "
             "2), got 3");
 }
@@ -172,7 +193,9 @@ TEST(ConcatSpmdTest, AxisReplicatedOthersMerged) {  // Paddle
                                           spec(m, {64, 36}, {-1, -1})};
   expect(concat_spmd(xs, 1), {{0, -1}, {0, -1}, {0, -1}}, {{0, -1}});
   expect(concat_spmd(xs, 0), {{-1, 1}, {-1, 1}, {-1, 1}}, {{-1, 1}});
-  EXPECT_EQ(error_of([&] { concat_spmd({spec(m, {4, 6}, {0, -1}), spec(m, {4}, {-1})}, 0); }),
+  EXPECT_EQ(error_of([&] {
+              concat_spmd({spec(m, {4, 6}, {0, -1}), spec(m, {4}, {-1})}, 0);
+            }),
             "(InvalidArgument) concat_spmd: argument 'x[1]' expected 2 dims (as x[0]), got 1");
   EXPECT_EQ(error_of([&] { concat_spmd({}, 0); }),
             "(InvalidArgument) concat_spmd: argument 'x' expected at least one tensor, got none");
@@ -196,7 +219,9 @@ TEST(SliceSpmdTest, SlicedAxesReplicated) {  // Paddle
          {{0, 1, -1}});
   expect(slice_spmd(spec(m, {64, 48, 36, 24}, {-1, 0, 1, -1}), {-1, 1}, {1}), {{-1, -1, 1, -1}},
          {{-1, 1, -1}});
-  EXPECT_EQ(error_of([&] { slice_spmd(spec(m, {64, 48}, {0, -1}), {4}); }),
+  EXPECT_EQ(error_of([&] {
+              slice_spmd(spec(m, {64, 48}, {0, -1}), {4});
+            }),
             "(InvalidArgument) slice_spmd: argument 'axes' expected an axis in [-2, 2), got 4");
 }
 

@@ -1,12 +1,13 @@
 // The inference pass pipeline (skiff/inference/pass_pipeline.h), before/after IR: parameter
 // folding, the oneDNN fusions, and the switches that turn them off.
+#include "skiff/inference/pass_pipeline.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "model_util.h"
 #include "skiff/inference.h"
-#include "skiff/inference/pass_pipeline.h"
 #include "skiff/inference/saved_model.h"
 #include "skiff/ops/generated/api.h"
 #include "skiff/tensor_util.h"

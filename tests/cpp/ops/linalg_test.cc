@@ -45,7 +45,7 @@ TEST(MatmulTest, BatchMismatchAndRankZero) {
       ErrorCode::kInvalidArgument,
       "matmul: argument 'y' expected a shape broadcastable with x [2] (dim 0), got [3]");
   expect_error_message([] { dense::matmul(ones({}), ones({3})); }, ErrorCode::kInvalidArgument,
-               "matmul: argument 'x' expected a tensor of rank >= 1, got []");
+                       "matmul: argument 'x' expected a tensor of rank >= 1, got []");
 }
 
 TEST(MatmulTest, IntegerInputsAreATypeError) {
@@ -135,14 +135,15 @@ TEST(DotTest, ShapesAndErrors) {
   EXPECT_EQ(dense::dot(ones({3}), ones({3})).dims(), Dims{});
   EXPECT_EQ(dense::dot(ones({2, 3}), ones({2, 3})).dims(), Dims{2});
   expect_error_message([] { dense::dot(ones({3}), ones({4})); }, ErrorCode::kInvalidArgument,
-               "dot: argument 'y' expected the shape of x [3], got [4]");
+                       "dot: argument 'y' expected the shape of x [3], got [4]");
   expect_error_message(
       [] {
         dense::dot(ones({2, 3, 4}), ones({2, 3, 4}));
       },
       ErrorCode::kInvalidArgument, "dot: argument 'x' expected a 1-D or 2-D tensor, got [2, 3, 4]");
   expect_error_message([] { dense::dot(ones({3}, DType::kBool), ones({3}, DType::kBool)); },
-               ErrorCode::kTypeError, "dot: argument 'x' expected a numeric dtype, got bool");
+                       ErrorCode::kTypeError,
+                       "dot: argument 'x' expected a numeric dtype, got bool");
 }
 
 TEST(OuterTest, FlattensInputs) {

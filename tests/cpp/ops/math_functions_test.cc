@@ -23,17 +23,23 @@ DenseTensor filled(const Dims& d, double v, DType t = DType::kFloat64) {
 
 TEST(MathFunctionsTest, AsStridedBounds) {
   const DenseTensor x = filled({2, 3}, 1);
-  expect_invalid_argument([&] { dense::as_strided(x, L{2, 2}, L{1, 3}, 4); },
-               "as_strided: argument 'x' expected at least 9 elements for dims [2, 2], stride "
-               "[1, 3] and offset 4, got 6 elements (shape [2, 3])");
-  expect_invalid_argument([&] { dense::as_strided(x, L{2, 2}, L{1}, 0); },
-               "as_strided: argument 'stride' expected one stride per dim (2 dims), got [1]");
+  expect_invalid_argument(
+      [&] {
+        dense::as_strided(x, L{2, 2}, L{1, 3}, 4);
+      },
+      "as_strided: argument 'x' expected at least 9 elements for dims [2, 2], stride "
+      "[1, 3] and offset 4, got 6 elements (shape [2, 3])");
+  expect_invalid_argument(
+      [&] {
+        dense::as_strided(x, L{2, 2}, L{1}, 0);
+      },
+      "as_strided: argument 'stride' expected one stride per dim (2 dims), got [1]");
   expect_invalid_argument([&] { dense::as_strided(x, L{2}, L{-1}, 0); },
-               "as_strided: argument 'stride' expected strides >= 0, got [-1]");
+                          "as_strided: argument 'stride' expected strides >= 0, got [-1]");
   expect_invalid_argument([&] { dense::as_strided(x, L{-1}, L{1}, 0); },
-               "as_strided: argument 'dims' expected sizes >= 0, got [-1]");
+                          "as_strided: argument 'dims' expected sizes >= 0, got [-1]");
   expect_invalid_argument([&] { dense::as_strided(x, L{2}, L{1}, -1); },
-               "as_strided: argument 'offset' expected an offset >= 0, got -1");
+                          "as_strided: argument 'offset' expected an offset >= 0, got -1");
   // an empty result needs no element; a full one may end on x's last element
   EXPECT_EQ(dense::as_strided(x, L{0, 5}, L{9, 9}, 6).numel(), 0);
   EXPECT_EQ(dense::as_strided(x, L{3}, L{2}, 1).numel(), 3);
@@ -56,8 +62,11 @@ TEST(MathFunctionsTest, GcdLcmExtremes) {
 }
 
 TEST(MathFunctionsTest, ShapesAndDtypes) {
-  expect_invalid_argument([] { dense::heaviside(filled({2, 3}, 1), filled({4}, 1)); },
-               "heaviside: argument 'y' expected a shape broadcastable with x [2, 3] (dim 1), got [4]");
+  expect_invalid_argument(
+      [] {
+        dense::heaviside(filled({2, 3}, 1), filled({4}, 1));
+      },
+      "heaviside: argument 'y' expected a shape broadcastable with x [2, 3] (dim 1), got [4]");
 }
 
 }  // namespace

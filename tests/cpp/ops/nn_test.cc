@@ -125,8 +125,11 @@ TEST(BatchNormTest, BadInputsNameTheArgument) {
                {"batch_norm", "'mean'", "float32", "got float64"});
   const DenseTensor xi = make_tensor({2, 3}, DType::kInt64, {1, 2, 3, 4, 5, 6});
   expect_error([&] { bn(xi, c3, c3, nullptr); }, ErrorCode::kTypeError, {"batch_norm", "'x'"});
-  expect_error([&] { dense::batch_norm_grad(x, c3, c3, random_f32({2, 3, 5}, 6)); },
-               ErrorCode::kInvalidArgument, {"batch_norm_grad", "'out_grad'", "got [2, 3, 5]"});
+  expect_error(
+      [&] {
+        dense::batch_norm_grad(x, c3, c3, random_f32({2, 3, 5}, 6));
+      },
+      ErrorCode::kInvalidArgument, {"batch_norm_grad", "'out_grad'", "got [2, 3, 5]"});
 }
 
 TEST(BatchNormTest, SixteenBitInputKeepsFloat32Statistics) {

@@ -34,8 +34,12 @@ std::vector<OpSample> unary_samples(std::map<std::string, ops::AttrValue> attrs 
 }
 
 std::vector<OpSample> binary_samples() {
-  return {sample({{3, 4}, {3, 4}}), sample({{2, 3, 4}, {4}}), sample({{4, 1}, {1, 5}}),
-          sample({{5}, {}}),        sample({{}, {}}),         sample({{0, 3}, {3}}),
+  return {sample({{3, 4}, {3, 4}}),
+          sample({{2, 3, 4}, {4}}),
+          sample({{4, 1}, {1, 5}}),
+          sample({{5}, {}}),
+          sample({{}, {}}),
+          sample({{0, 3}, {3}}),
           sample({{300, 200}, {300, 200}})};
 }
 

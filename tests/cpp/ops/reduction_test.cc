@@ -45,8 +45,8 @@ TEST(ReductionErrors, EmptyMaxAndArgmax) {
   expect_error([&] { d::min(x); }, ErrorCode::kInvalidArgument, {"min", "[0, 3]"});
   expect_error([&] { d::argmin(x, Scalar(0)); }, ErrorCode::kInvalidArgument, {"argmin", "x"});
   expect_error([&] { d::argmax(x, Scalar(0), false, true); }, ErrorCode::kInvalidArgument,
-               {"argmax", "x", "non-empty"});   // flatten: one answer from no elements
-  EXPECT_EQ(d::max(x, {1}).dims(), (Dims{0}));  // nothing to reduce per output: fine
+               {"argmax", "x", "non-empty"});            // flatten: one answer from no elements
+  EXPECT_EQ(d::max(x, {1}).dims(), (Dims{0}));           // nothing to reduce per output: fine
   EXPECT_EQ(d::argmax(x, Scalar(1)).dims(), (Dims{0}));  // as max
   EXPECT_EQ(d::argmin(x, Scalar(1), true).dims(), (Dims{0, 1}));
   // std/var of an empty reduction: 0/0 = nan (numpy, Paddle), not 0/-1 = -0.

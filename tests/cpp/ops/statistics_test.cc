@@ -23,22 +23,42 @@ DenseTensor vec(std::vector<double> v, DType t = DType::kFloat64) {
 }
 
 TEST(StatisticsTest, BadInputs) {
-  expect_error_containing([] { dense::cummax(vec({1, 2}), 0, DType::kFloat32); }, ErrorCode::kTypeError,
-               "cummax: argument 'dtype' expected int32 or int64, got float32");
-  expect_error_containing([] { dense::logcumsumexp(vec({1, 2}, DType::kInt64), 0); }, ErrorCode::kTypeError,
-               "logcumsumexp: argument 'x' expected a floating point tensor, got int64");
-  expect_error_containing([] { dense::mode(make_tensor({2, 0}, DType::kFloat64, {}), 1); },
-               ErrorCode::kInvalidArgument,
-               "(InvalidArgument) mode: argument 'x' expected a non-empty axis 1, got [2, 0]");
-  expect_error_containing([] { dense::searchsorted(make_tensor({2, 3}, DType::kFloat64, {1, 2, 3, 1, 2, 3}),
-                                        make_tensor({3, 1}, DType::kFloat64, {1, 2, 3})); },
-               ErrorCode::kInvalidArgument,
-               "(InvalidArgument) searchsorted: argument 'sorted_sequence' expected 1-D or the "
-               "leading dims of values [3, 1], got [2, 3]");
-  expect_error_containing([] { dense::poisson(vec({1, -2})); }, ErrorCode::kInvalidArgument,
-               "(InvalidArgument) poisson: argument 'x' expected finite non-negative rates, got -2");
-  expect_error_containing([] { dense::poisson(vec({1, 2}, DType::kInt32)); }, ErrorCode::kTypeError,
-               "poisson: argument 'x' expected a floating point tensor, got int32");
+  expect_error_containing(
+      [] {
+        dense::cummax(vec({1, 2}), 0, DType::kFloat32);
+      },
+      ErrorCode::kTypeError, "cummax: argument 'dtype' expected int32 or int64, got float32");
+  expect_error_containing(
+      [] {
+        dense::logcumsumexp(vec({1, 2}, DType::kInt64), 0);
+      },
+      ErrorCode::kTypeError,
+      "logcumsumexp: argument 'x' expected a floating point tensor, got int64");
+  expect_error_containing(
+      [] {
+        dense::mode(make_tensor({2, 0}, DType::kFloat64, {}), 1);
+      },
+      ErrorCode::kInvalidArgument,
+      "(InvalidArgument) mode: argument 'x' expected a non-empty axis 1, got [2, 0]");
+  expect_error_containing(
+      [] {
+        dense::searchsorted(make_tensor({2, 3}, DType::kFloat64, {1, 2, 3, 1, 2, 3}),
+                            make_tensor({3, 1}, DType::kFloat64, {1, 2, 3}));
+      },
+      ErrorCode::kInvalidArgument,
+      "(InvalidArgument) searchsorted: argument 'sorted_sequence' expected 1-D or the "
+      "leading dims of values [3, 1], got [2, 3]");
+  expect_error_containing(
+      [] {
+        dense::poisson(vec({1, -2}));
+      },
+      ErrorCode::kInvalidArgument,
+      "(InvalidArgument) poisson: argument 'x' expected finite non-negative rates, got -2");
+  expect_error_containing(
+      [] {
+        dense::poisson(vec({1, 2}, DType::kInt32));
+      },
+      ErrorCode::kTypeError, "poisson: argument 'x' expected a floating point tensor, got int32");
 }
 
 TEST(StatisticsTest, CummaxTakesTheNewerIndexOnTiesAndNaN) {
@@ -59,8 +79,7 @@ TEST(StatisticsTest, ModeAndSearchsorted) {
   EXPECT_EQ(to_doubles(m), (std::vector<double>{1}));
   EXPECT_EQ(to_doubles(mi), (std::vector<double>{3}));  // its last occurrence
   const DenseTensor seq = vec({1, 2, 2, 2, 5});
-  EXPECT_EQ(to_doubles(dense::searchsorted(seq, vec({2, 0, 6}))),
-            (std::vector<double>{1, 0, 5}));
+  EXPECT_EQ(to_doubles(dense::searchsorted(seq, vec({2, 0, 6}))), (std::vector<double>{1, 0, 5}));
   EXPECT_EQ(to_doubles(dense::searchsorted(seq, vec({2, 0, 6}), true, true)),
             (std::vector<double>{4, 0, 5}));
 }
