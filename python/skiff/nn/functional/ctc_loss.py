@@ -18,13 +18,6 @@ __all__ = ["ctc_loss"]
 _NEG = -np.inf
 
 
-def _lse(a, b):
-    m = np.maximum(a, b)
-    safe = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.where(np.isfinite(m), safe + np.log(np.exp(a - safe) + np.exp(b - safe)), _NEG)
-
-
 def _extended(labels, label_lengths, blank):
     b, lmax = labels.shape
     s = 2 * lmax + 1
@@ -50,13 +43,13 @@ def _forward_backward(logp, labels, input_lengths, label_lengths, blank):
     for t in range(1, t_max):
         prev = alpha[t - 1]
         acc = prev.copy()
-        acc[:, 1:] = _lse(acc[:, 1:], prev[:, :-1])
-        acc[:, 2:] = np.where(skip[:, 2:], _lse(acc[:, 2:], prev[:, :-2]), acc[:, 2:])
+        acc[:, 1:] = np.logaddexp(acc[:, 1:], prev[:, :-1])
+        acc[:, 2:] = np.where(skip[:, 2:], np.logaddexp(acc[:, 2:], prev[:, :-2]), acc[:, 2:])
         alpha[t] = np.where(t < input_lengths[:, None], acc + emit[t], prev)
     last = input_lengths - 1
     end = 2 * label_lengths
     a_last = alpha[last, np.arange(b)]
-    logp_seq = _lse(a_last[np.arange(b), end],
+    logp_seq = np.logaddexp(a_last[np.arange(b), end],
                     np.where(label_lengths > 0, a_last[np.arange(b), np.maximum(end - 1, 0)], _NEG))
     beta = np.full([t_max, b, s], _NEG)
     init = np.full([b, s], _NEG)
@@ -70,8 +63,8 @@ def _forward_backward(logp, labels, input_lengths, label_lengths, blank):
         else:
             e = beta[t + 1] + emit[t + 1]
             nxt = e.copy()
-            nxt[:, :-1] = _lse(nxt[:, :-1], e[:, 1:])
-            nxt[:, :-2] = np.where(skip[:, 2:], _lse(nxt[:, :-2], e[:, 2:]), nxt[:, :-2])
+            nxt[:, :-1] = np.logaddexp(nxt[:, :-1], e[:, 1:])
+            nxt[:, :-2] = np.where(skip[:, 2:], np.logaddexp(nxt[:, :-2], e[:, 2:]), nxt[:, :-2])
         beta[t] = np.where(at_last, init, np.where(t < last[:, None], nxt, _NEG))
     feasible = np.isfinite(logp_seq)
     occ = alpha + beta - np.where(feasible, logp_seq, 0.0)[None, :, None]

@@ -18,13 +18,6 @@ __all__ = ["rnnt_loss"]
 _NEG = -np.inf
 
 
-def _lse(a, b):
-    m = np.maximum(a, b)
-    safe = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.where(np.isfinite(m), safe + np.log(np.exp(a - safe) + np.exp(b - safe)), _NEG)
-
-
 def transducer(logp, labels, t_len, u_len, blank, fastemit_lambda):
     """logp [B, T, U+1, D] float64 log-probabilities -> (nll [B], grad of the nll [B, T, U+1, D]).
     """
@@ -41,7 +34,7 @@ def transducer(logp, labels, t_len, u_len, blank, fastemit_lambda):
                 continue
             a = alpha[:, t - 1, u] + blank_lp[:, t - 1, u] if t > 0 else np.full(b, _NEG)
             e = alpha[:, t, u - 1] + emit_lp[:, t, u - 1] if u > 0 else np.full(b, _NEG)
-            alpha[:, t, u] = _lse(a, e)
+            alpha[:, t, u] = np.logaddexp(a, e)
     last_t, last_u = t_len - 1, u_len
     loglike = alpha[rows, last_t, last_u] + blank_lp[rows, last_t, last_u]
     beta = np.full([b, t_max, u1], _NEG)
@@ -52,7 +45,7 @@ def transducer(logp, labels, t_len, u_len, blank, fastemit_lambda):
             a = beta[:, t + 1, u] + blank_lp[:, t, u] if t + 1 < t_max else np.full(b, _NEG)
             e = beta[:, t, u + 1] + emit_lp[:, t, u] if u + 1 < u1 else np.full(b, _NEG)
             beta[:, t, u] = np.where(at_end, blank_lp[:, t, u],
-                                     np.where(inside, _lse(a, e), _NEG))
+                                     np.where(inside, np.logaddexp(a, e), _NEG))
     feasible = np.isfinite(loglike)
     ll = np.where(feasible, loglike, 0.0)[:, None, None]
     grad = np.zeros_like(logp)
