@@ -3,6 +3,7 @@ iteration on buffers u [h] and v [w] of the weight viewed as an [h, w] matrix (a
 first). In training each call runs n_power_iterations updates of u and v (no gradient, kept
 in the buffers); sigma = u^T W v then differentiates through W only, as Paddle's."""
 from ... import _C
+from ._reparam_checks import reparametrized_parameter
 
 __all__ = ["spectral_norm"]
 
@@ -53,14 +54,7 @@ class SpectralNorm:
     def apply(layer, name, n_power_iterations, dim, eps):
         from ...autograd import no_grad
         from ... import normal
-        for hook in layer._forward_pre_hooks.values():
-            if isinstance(hook, SpectralNorm) and hook.name == name:
-                raise RuntimeError(f"(AlreadyExists) spectral_norm: cannot register two "
-                                   f"spectral_norm hooks on the same parameter {name!r}")
-        if name not in layer._parameters or layer._parameters[name] is None:
-            raise ValueError(f"(InvalidArgument) spectral_norm: argument 'name' expected a "
-                             f"parameter of {type(layer).__name__}, got {name!r}")
-        weight = layer._parameters[name]
+        weight = reparametrized_parameter(layer, name, SpectralNorm, "spectral_norm")
         rank = len(weight.shape)
         if not -rank <= dim < rank:
             raise ValueError(f"(InvalidArgument) spectral_norm: argument 'dim' expected a value "

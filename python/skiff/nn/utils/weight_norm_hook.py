@@ -5,6 +5,7 @@ the whole tensor when dim is None) and `name_v` (the direction); a forward pre-h
 the plain attribute `name` from them before every call, so gradients reach g and v. Norms
 are Paddle's: sqrt(sum v^2 + 1e-12) per slice, ||v|| + 1e-12 for the whole tensor."""
 from ... import _C
+from ._reparam_checks import reparametrized_parameter
 
 __all__ = ["weight_norm", "remove_weight_norm"]
 
@@ -50,14 +51,7 @@ class WeightNorm:
     def apply(layer, name, dim):
         from ...tensor.creation import assign
         from ...autograd import no_grad
-        for hook in layer._forward_pre_hooks.values():
-            if isinstance(hook, WeightNorm) and hook.name == name:
-                raise RuntimeError(f"(AlreadyExists) weight_norm: cannot register two "
-                                   f"weight_norm hooks on the same parameter {name!r}")
-        if name not in layer._parameters or layer._parameters[name] is None:
-            raise ValueError(f"(InvalidArgument) weight_norm: argument 'name' expected a "
-                             f"parameter of {type(layer).__name__}, got {name!r}")
-        w = layer._parameters[name]
+        w = reparametrized_parameter(layer, name, WeightNorm, "weight_norm")
         rank = len(w.shape)
         if dim is None:
             dim = -1
