@@ -11,10 +11,10 @@ import pytest
 from test_distributed import assert_ok, run_ranks as _run
 
 
-def run(case, n):
+def run(case, n, cases="auto_parallel_cases.py"):
     import test_distributed
     old = test_distributed.CASES
-    test_distributed.CASES = old.replace("dist_cases.py", "auto_parallel_cases.py")
+    test_distributed.CASES = old.replace("dist_cases.py", cases)
     try:
         return _run(case, n, timeout=120, comm_timeout=60)
     finally:

@@ -39,6 +39,35 @@ std::vector<int64_t> axes_of(const Attrs& attrs) {
   return attr_or(attrs, "axis", std::vector<int64_t>{});
 }
 
+// The rules of ops that move, cut or normalize along axes (RoPE's slice/concat, rms_norm and
+// the split/pad their backward passes call).
+std::optional<SpmdInfo> shape_rule(const std::string& name,
+                                   const std::vector<DistTensorSpec>& specs, const Attrs& attrs) {
+  const size_t n = specs.size();
+  const int64_t axis = attr_or(attrs, "axis", int64_t{0});
+  if (name == "slice" && n == 1) {
+    return spmd::slice_spmd(specs[0], attr_or(attrs, "axes", std::vector<int64_t>{}),
+                            attr_or(attrs, "decrease_axis", std::vector<int64_t>{}));
+  }
+  if (name == "concat" && n >= 1) return spmd::concat_spmd(specs, axis);
+  if (name == "split" && n == 1) {
+    const auto sections = attr_or(attrs, "sections", std::vector<int64_t>{});
+    return spmd::split_spmd(specs[0], static_cast<int64_t>(sections.size()), axis);
+  }
+  if (name == "split_with_num" && n == 1) {
+    return spmd::split_spmd(specs[0], attr_or(attrs, "num", int64_t{1}), axis);
+  }
+  if (name == "pad" && n == 1) {
+    return spmd::pad_spmd(specs[0], attr_or(attrs, "paddings", std::vector<int64_t>{}));
+  }
+  if (name == "rms_norm" && (n == 1 || n == 2)) {
+    return spmd::rms_norm_spmd(specs[0], n == 2 ? &specs[1] : nullptr,
+                               static_cast<float>(attr_or(attrs, "epsilon", 1e-6)),
+                               attr_or(attrs, "begin_norm_axis", int64_t{-1}));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<SpmdInfo> table_rule(const std::string& name,
@@ -76,13 +105,13 @@ std::optional<SpmdInfo> table_rule(const std::string& name,
   if ((name == "softmax" || name == "log_softmax") && n == 1) {
     return spmd::softmax_spmd(specs[0], attr_or(attrs, "axis", int64_t{-1}));
   }
-  return std::nullopt;
+  return shape_rule(name, specs, attrs);
 }
 
 std::optional<Linearity> linearity(const std::string& name, const Attrs& attrs, size_t n_inputs) {
-  static const std::set<std::string> first = {"reshape", "transpose", "broadcast_to", "expand",
-                                              "sum",     "mean",      "neg",          "assign",
-                                              "clone",   "cast",      "divide"};
+  static const std::set<std::string> first = {
+      "reshape", "transpose", "broadcast_to", "expand", "sum",   "mean",  "neg",
+      "assign",  "clone",     "cast",         "divide", "slice", "split", "split_with_num"};
   if (first.count(name)) return Linearity{{0}, false};
   if (name == "scale") {  // scale * x + bias is linear only without a bias
     auto it = attrs.find("bias");
@@ -93,6 +122,15 @@ std::optional<Linearity> linearity(const std::string& name, const Attrs& attrs, 
   if (name == "multiply" || name == "matmul") return Linearity{{0, 1}, false};
   if (name == "relu_grad") return Linearity{{1}, false};  // linear in out_grad
   if ((name == "add" || name == "subtract") && n_inputs == 2) return Linearity{{0, 1}, true};
+  if (name == "concat") {  // every piece Partial alike
+    Linearity all{{}, true};
+    for (size_t i = 0; i < n_inputs; ++i) all.args.push_back(i);
+    return all;
+  }
+  if (name == "pad" && attr_or(attrs, "mode", std::string("constant")) == "constant" &&
+      attr_or(attrs, "value", 0.0) == 0.0) {
+    return Linearity{{0}, false};  // zero padding
+  }
   return std::nullopt;
 }
 

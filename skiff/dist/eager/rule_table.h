@@ -2,7 +2,7 @@
 // looked up by op name, and in which inputs an op is linear (a Partial value there may pass
 // through unreduced). A stand-in until the generator carries each record's `spmd_rule` into
 // OpSchema with a boxed adapter; the table covers the ops the forward and backward of
-// matmul/linear, elementwise, activation and reduction programs call.
+// matmul/linear, elementwise, activation, reduction, norm and shape (RoPE) programs call.
 #pragma once
 
 #include <optional>

@@ -86,6 +86,10 @@ SpmdInfo split_spmd(const DistTensorSpec& x, int64_t num_outputs, int64_t axis);
 SpmdInfo slice_spmd(const DistTensorSpec& input, const std::vector<int64_t>& axes,
                     const std::vector<int64_t>& decrease_axis = {});
 
+/// Dims with a nonzero padding replicated on x and out, the others keep x's sharding; `paddings`
+/// as paddle's pad op takes it (one pair per dim, or pairs from the last dim back) (PadInferSpmd).
+SpmdInfo pad_spmd(const DistTensorSpec& x, const std::vector<int64_t>& paddings);
+
 /// ids x [..] and table weight [vocab, hidden] -> out [.., hidden]; a vocab-sharded table gives
 /// out Partial(sum) on that mesh axis (each process looks up its rows, others give zeros), except
 /// with a padding_idx, where the vocab dim is replicated (EmbeddingInferSpmd).

@@ -1,4 +1,5 @@
-// Shape rules: transpose_spmd, reshape_spmd, expand_spmd, concat_spmd, split_spmd, slice_spmd.
+// Shape rules: transpose_spmd, reshape_spmd, expand_spmd, concat_spmd, split_spmd, slice_spmd,
+// pad_spmd.
 #include <algorithm>
 
 #include "skiff/base/error.h"
@@ -205,6 +206,23 @@ SpmdInfo slice_spmd(const DistTensorSpec& input, const std::vector<int64_t>& axe
     }
   }
   return {{attr_on(input, in)}, {attr_on(input, out)}};
+}
+
+SpmdInfo pad_spmd(const DistTensorSpec& x, const std::vector<int64_t>& paddings) {
+  constexpr std::string_view kRule = "pad_spmd";
+  detail::check_inputs(kRule, {{"x", &x}});
+  const int64_t n = x.ndim();
+  const int64_t k = static_cast<int64_t>(paddings.size());
+  SKIFF_ENFORCE(k % 2 == 0 && k <= 2 * n, kInvalidArgument, kRule, "paddings",
+                str("an even number of values, at most ", 2 * n, " (2 * rank)"), paddings);
+  std::vector<int64_t> padded;
+  for (int64_t p = 0; p < k / 2; ++p) {
+    if (paddings[static_cast<size_t>(2 * p)] == 0 && paddings[static_cast<size_t>(2 * p + 1)] == 0)
+      continue;
+    padded.push_back(k == 2 * n ? p : n - 1 - p);  // a short list pads the last dims first
+  }
+  const std::vector<int64_t> m = replicate_dims(x.dims_mapping(), padded);
+  return {{attr_on(x, m)}, {attr_on(x, m)}};
 }
 
 }  // namespace skiff::dist::spmd

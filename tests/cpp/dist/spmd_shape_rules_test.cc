@@ -225,6 +225,21 @@ TEST(SliceSpmdTest, SlicedAxesReplicated) {  // Paddle
             "(InvalidArgument) slice_spmd: argument 'axes' expected an axis in [-2, 2), got 4");
 }
 
+TEST(PadSpmdTest, PaddedDimsReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  // one pair per dim: dim 1 padded
+  expect(pad_spmd(spec(m, {8, 6, 4}, {0, 1, -1}), {0, 0, 1, 2, 0, 0}), {{0, -1, -1}},
+         {{0, -1, -1}});
+  // the short form pads the last dims, last dim first: {1, 0} pads dim 2, {0, 0} leaves dim 1
+  expect(pad_spmd(spec(m, {8, 6, 4}, {-1, 0, 1}), {1, 0, 0, 0}), {{-1, 0, -1}}, {{-1, 0, -1}});
+  expect(pad_spmd(spec(m, {8, 6}, {0, 1}), {}), {{0, 1}}, {{0, 1}});
+  EXPECT_EQ(error_of([&] {
+              pad_spmd(spec(m, {8, 6}, {0, 1}), {1, 2, 3});
+            }),
+            "(InvalidArgument) pad_spmd: argument 'paddings' expected an even number of values, "
+            "at most 4 (2 * rank), got [1, 2, 3]");
+}
+
 TEST(EmbeddingSpmdTest, VocabShardedGivesPartial) {  // Paddle
   const auto m = mesh_2d();
   // dp: ids sharded, table replicated

@@ -1,0 +1,175 @@
+"""Rank programs for test_auto_parallel_llama.py: a Llama decoder block (RMSNorm, q/k/v/o
+projections with rotary embeddings and causal softmax attention, SwiGLU MLP) written with
+ordinary nn layers and tensor ops, trained a few AdamW steps in one process and through
+dist.parallelize with Paddle 3.0's plan (ColWiseParallel on q/k/v/gate/up, RowWiseParallel on
+o/down) on a dp2 x mp2 mesh; losses, parameters and collective counts per step are checked.
+Each exits non-zero with a message on a mismatch."""
+import sys
+
+import numpy as np
+
+import skiff as paddle
+import skiff.distributed as dist
+import skiff.nn as nn
+import skiff.nn.functional as F
+from dtensor_cases import check
+
+BATCH, SEQ, HIDDEN, HEADS, FFN, STEPS = 4, 8, 16, 4, 32, 3
+HEAD_DIM = HIDDEN // HEADS
+
+
+def rope_tables():
+    """cos and sin [SEQ, 1, HEAD_DIM] of the rotary angles (pair (i, i + hd/2) turns by
+    t * 10000^(-2i/hd)), broadcast over [batch, seq, heads, head_dim]."""
+    inv = 1.0 / (10000.0 ** (np.arange(0, HEAD_DIM, 2) / HEAD_DIM))
+    angles = np.outer(np.arange(SEQ), inv)
+    emb = np.concatenate([angles, angles], axis=-1).reshape(SEQ, 1, HEAD_DIM)
+    return np.cos(emb).astype("float32"), np.sin(emb).astype("float32")
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return paddle.concat([-x[..., half:], x[..., :half]], axis=-1)
+
+
+class Attention(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.q_proj = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+        self.k_proj = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+        self.v_proj = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+        self.o_proj = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+
+    def forward(self, x, cos, sin):
+        b, s, _ = x.shape
+        q, k, v = (proj(x).reshape([b, s, HEADS, HEAD_DIM])
+                   for proj in (self.q_proj, self.k_proj, self.v_proj))
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        q, k, v = (paddle.transpose(t, [0, 2, 1, 3]) for t in (q, k, v))  # [b, heads, s, hd]
+        scores = paddle.matmul(q, k, transpose_y=True) * (HEAD_DIM ** -0.5)
+        causal = paddle.to_tensor(np.triu(np.full([s, s], -1e9, "float32"), 1))
+        probs = F.softmax(scores + causal, axis=-1)
+        out = paddle.transpose(paddle.matmul(probs, v), [0, 2, 1, 3]).reshape([b, s, HIDDEN])
+        return self.o_proj(out)
+
+
+class MLP(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.gate_proj = nn.Linear(HIDDEN, FFN, bias_attr=False)
+        self.up_proj = nn.Linear(HIDDEN, FFN, bias_attr=False)
+        self.down_proj = nn.Linear(FFN, HIDDEN, bias_attr=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class DecoderBlock(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.input_layernorm = nn.RMSNorm(HIDDEN)
+        self.self_attn = Attention()
+        self.post_attention_layernorm = nn.RMSNorm(HIDDEN)
+        self.mlp = MLP()
+        cos, sin = rope_tables()
+        self.cos, self.sin = paddle.to_tensor(cos), paddle.to_tensor(sin)
+
+    def forward(self, x):
+        x = x + self.self_attn(self.input_layernorm(x), self.cos, self.sin)
+        return x + self.mlp(self.post_attention_layernorm(x))
+
+
+def tp_plan():
+    """Paddle 3.0's Llama plan for one block (keys are sublayer names)."""
+    col, row = dist.ColWiseParallel, dist.RowWiseParallel
+    return {"self_attn.q_proj": col(), "self_attn.k_proj": col(), "self_attn.v_proj": col(),
+            "self_attn.o_proj": row(), "mlp.gate_proj": col(), "mlp.up_proj": col(),
+            "mlp.down_proj": row()}
+
+
+def data(step):
+    rng = np.random.RandomState(200 + step)
+    return (rng.randn(BATCH, SEQ, HIDDEN).astype("float32"),
+            rng.randn(BATCH, SEQ, HIDDEN).astype("float32"))
+
+
+def make_model():
+    paddle.seed(11)
+    return DecoderBlock()
+
+
+def loss_of(model, x, y):
+    return paddle.mean(paddle.square(paddle.subtract(model(x), y)))
+
+
+def counts_since(before):
+    after = paddle._C.dist.reshard_counts()
+    return {k: after[k] - before[k] for k in after}
+
+
+def train(mesh=None, config=None, forward_counts=None, step_counts=None):
+    """Losses per step and final (unsharded) parameters of the block trained in this process
+    alone (mesh None) or through dist.parallelize on `mesh` with the batch sharded over "dp"."""
+    model = make_model()
+    opt = paddle.optimizer.AdamW(learning_rate=0.01, parameters=model.parameters())
+    if mesh is not None:
+        model, opt = dist.parallelize(model, opt, mesh, config)
+    losses = []
+    for step in range(STEPS):
+        x, y = (paddle.to_tensor(a) for a in data(step))
+        if mesh is not None:
+            batch = [dist.Shard(0) if n == "dp" else dist.Replicate() for n in mesh.dim_names]
+            x, y = dist.shard_tensor(x, mesh, batch), dist.shard_tensor(y, mesh, batch)
+        before = paddle._C.dist.reshard_counts()
+        loss = loss_of(model, x, y)
+        made = counts_since(before)
+        check(forward_counts is None or made == forward_counts,
+              f"step {step}: forward collectives {made}, expected {forward_counts}")
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        made = counts_since(before)
+        check(step_counts is None or made == step_counts,
+              f"step {step}: collectives {made}, expected {step_counts}")
+        losses.append(float(loss.numpy()))
+    params = {k: (dist.unshard_dtensor(v) if v.is_dist() else v).numpy()
+              for k, v in model.state_dict().items()}
+    return losses, params
+
+
+def compare(got, want, what, tol):
+    (losses, params), (ref_losses, ref_params) = got, want
+    np.testing.assert_allclose(losses, ref_losses, rtol=tol, atol=tol, err_msg=f"{what}: losses")
+    check(set(params) == set(ref_params), f"{what}: parameters {sorted(params)}")
+    for k in ref_params:
+        np.testing.assert_allclose(params[k], ref_params[k], rtol=tol, atol=tol,
+                                   err_msg=f"{what}: parameter {k}")
+
+
+def counts(all_reduce=0, reduce_scatter=0, all_to_all=0, all_gather=0):
+    return {"all_reduce": all_reduce, "reduce_scatter": reduce_scatter,
+            "all_to_all": all_to_all, "all_gather": all_gather}
+
+
+def llama_dp2_mp2():
+    """dp2 x mp2 (mesh [[0, 1], [2, 3]]) against one process within 1e-4.
+
+    Forward: the row-parallel o_proj and down_proj give Partial(mp) outputs, each all-reduced
+    once at its residual add (2); nothing else moves (heads stay mp-sharded through reshape,
+    RoPE's slice/concat, transpose, the batched matmuls and softmax; the norms see whole rows).
+    Backward: post_attention_layernorm's input gradient is Partial(mp) (gate and up contract
+    the sharded FFN dim) and is all-reduced where it meets the residual's (1); the input needs
+    no gradient, so input_layernorm's is never formed; the seven projection weights' gradients
+    are Partial(dp) (1 each), the two norm weights' Partial(mp) and Partial(dp) (2 each)."""
+    dist.init_parallel_env()
+    ref = train()
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    config = {"dp_config": {"sharding_level": 0},
+              "mp_config": {"parallelize_plan": tp_plan()}}
+    compare(train(mesh, config, forward_counts=counts(all_reduce=2),
+                  step_counts=counts(all_reduce=2 + 1 + 7 + 2 * 2)), ref, "dp2 x mp2", 1e-4)
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]]()
