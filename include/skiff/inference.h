@@ -85,7 +85,11 @@ class Config {
   void DisableMKLDNN() { use_mkldnn_ = false; }
   bool mkldnn_enabled() const { return use_mkldnn_; }
   void SetMkldnnCacheCapacity(int) {}
-  void EnableMkldnnBfloat16();
+  /// bfloat16 at load: the `cpu-bfloat16` pass (auto_cast O1: matmul, linear and conv2d on
+  /// bfloat16 operands through oneDNN, the rest in float32), then fold-params casts the weights
+  /// once. Inputs and outputs stay float32.
+  void EnableMkldnnBfloat16() { mkldnn_bfloat16_ = true; }
+  bool mkldnn_bfloat16_enabled() const { return mkldnn_bfloat16_; }
   void EnableMkldnnInt8();
   /// Weight-only quantization at load: the linears (and matmuls) whose weight is a float
   /// parameter run as weight_only_linear on int8 rows with per-channel scales (the
@@ -159,6 +163,7 @@ class Config {
   std::vector<std::string> ir_debug_passes_;
   bool memory_optim_ = false;
   bool weight_only_int8_ = false;
+  bool mkldnn_bfloat16_ = false;
   bool profile_ = false;
   bool glog_info_ = true;
   std::vector<std::string> deleted_passes_;

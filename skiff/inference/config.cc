@@ -90,9 +90,6 @@ void not_available(const char* what, const char* why) {
 }
 }  // namespace
 
-void Config::EnableMkldnnBfloat16() {
-  not_available("EnableMkldnnBfloat16", "no bfloat16 inference pass yet: the model runs as saved");
-}
 void Config::EnableMkldnnInt8() {
   not_available("EnableMkldnnInt8", "no int8 quantization pass yet: the model runs as saved");
 }
@@ -145,9 +142,16 @@ std::vector<std::string> Config::passes() const {
       list.erase(std::remove(list.begin(), list.end(), d), list.end());
     }
   }
-  // Last: the rewrite sees the linears the fusions made; a pipeline that already names the
-  // pass (appended through pass_builder) runs it once.
-  if (weight_only_int8_ && std::find(list.begin(), list.end(), kWeightOnlyInt8Pass) == list.end()) {
+  // Last: the rewrites see the linears the fusions made; a pipeline that already names a pass
+  // (appended through pass_builder) runs it once. bfloat16 first, so that int8 quantizes the
+  // bfloat16 weights fold-params made.
+  auto named = [&](const char* pass) {
+    return std::find(list.begin(), list.end(), pass) != list.end();
+  };
+  if (mkldnn_bfloat16_ && !named(kCpuBfloat16Pass)) {
+    list.insert(list.end(), {kCpuBfloat16Pass, kFoldParamsPass});
+  }
+  if (weight_only_int8_ && !named(kWeightOnlyInt8Pass)) {
     list.push_back(kWeightOnlyInt8Pass);
   }
   return list;
@@ -168,6 +172,7 @@ std::string Config::Summary() const {
   row("ir_debug", ir_debug_ ? "true" : "false");
   row("memory_optim", memory_optim_ ? "true" : "false");
   row("weight_only_int8", weight_only_int8_ ? "true" : "false");
+  row("mkldnn_bfloat16", mkldnn_bfloat16_ ? "true" : "false");
   std::string list;
   for (const std::string& p : passes()) list += (list.empty() ? "" : ",") + p;
   row("passes", list);

@@ -13,6 +13,7 @@
 #include "skiff/ops/ir/convert.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/ops/op_schema.h"
+#include "skiff/runtime/eager/amp_mode.h"
 #include "skiff/runtime/executor/executor.h"
 
 namespace skiff::inference {
@@ -49,6 +50,9 @@ std::vector<std::pair<std::string, std::string>> known_passes() {
                   "linear/matmul with a float parameter weight -> weight_only_linear on int8 rows "
                   "quantized at load (per-channel scales)"});
   list.push_back({kWeightOnlyInt4Pass, "the same with int4 weights"});
+  list.push_back({kCpuBfloat16Pass,
+                  "auto_cast O1 in bfloat16: white-list ops (matmul, linear, conv2d) on bfloat16 "
+                  "operands, casts where dtypes meet, float32 outputs"});
   return list;
 }
 
@@ -150,6 +154,94 @@ int weight_only_quantize(jit::CapturedProgram& p, int bits) {
     }
   }
   for (ir::Operation* op : dead) op->erase();
+  return rewritten;
+}
+
+namespace {
+
+DType value_dtype(ir::Value v) {
+  ir::TensorType t = v ? v.type().dyn_cast<ir::TensorType>() : ir::TensorType();
+  return t ? ops::ir_bridge::from_ir(t.dtype()) : DType::kUndefined;
+}
+
+bool castable(DType d) {
+  return d == DType::kFloat16 || d == DType::kBFloat16 || d == DType::kFloat32;
+}
+
+}  // namespace
+
+int mixed_precision(jit::CapturedProgram& p, DType dtype) {
+  amp::AmpState state;
+  state.level = amp::Level::kO1;
+  state.dtype = dtype;
+  ir::IrContext* ctx = p.context.get();
+  const ops::OpSchema* cast_schema = ops::find_op_schema("cast");
+  SKIFF_CHECK(cast_schema != nullptr);
+  // A value the rewrite computes in another dtype, keyed by the float32 value every op that
+  // is not rewritten still reads (a cast back, which DCE drops when nothing reads it).
+  std::unordered_map<const void*, ir::Value> lowered;
+  std::map<std::pair<const void*, DType>, ir::Value> casts;  // one cast per value and dtype
+  ir::Builder b(ctx);
+  auto cast = [&](ir::Value v, DType to) {
+    auto [it, fresh] = casts.try_emplace({v.impl(), to});
+    if (fresh) {
+      const std::map<std::string, ops::AttrValue> attrs = {{"dtype", to}};
+      it->second = b.create_inferred("op.cast", std::span<const ir::Value>(&v, 1),
+                                     ops::ir_bridge::to_ir_attrs(ctx, *cast_schema, attrs))
+                       ->result(0);
+    }
+    return it->second;
+  };
+  std::vector<ir::Operation*> ops;
+  for (ir::Operation* op = p.program->block()->front(); op; op = op->next()) ops.push_back(op);
+  int rewritten = 0;
+  for (ir::Operation* op : ops) {
+    if (!op->name().starts_with("op.") || op->num_regions() != 0 || op->name() == "op.cast") {
+      continue;
+    }
+    const ops::OpSchema* schema = ops::find_op_schema(op->name().substr(3));
+    if (schema == nullptr) continue;
+    // What each operand is in the dtypes the rewrite gave it, as eager AMP would see it.
+    std::vector<ir::Value> seen;
+    std::vector<DType> floats;
+    for (uint32_t i = 0; i < op->num_operands(); ++i) {
+      ir::Value& v = seen.emplace_back(op->operand(i));
+      if (!v) continue;
+      if (auto it = lowered.find(v.impl()); it != lowered.end()) v = it->second;
+      if (castable(value_dtype(v))) floats.push_back(value_dtype(v));
+    }
+    const DType dest = amp::dest_dtype(state, amp::op_class(state, *schema), floats);
+    if (dest == DType::kUndefined) continue;
+    b.set_insertion_point(op);
+    std::vector<ir::Value> operands;
+    bool changed = false;
+    for (uint32_t i = 0; i < op->num_operands(); ++i) {
+      ir::Value v = seen[i];
+      if (v && castable(value_dtype(v)) && value_dtype(v) != dest) {
+        v = value_dtype(op->operand(i)) == dest ? op->operand(i) : cast(v, dest);
+      }
+      changed = changed || v != op->operand(i);
+      operands.push_back(v);
+    }
+    if (!changed) continue;
+    ir::Operation* n = b.create_inferred(op->name(), operands, op->attrs());
+    n->set_loc(op->loc());
+    for (uint32_t r = 0; r < op->num_results(); ++r) {
+      ir::Value old = op->result(r), now = n->result(r);
+      if (old.type() == now.type()) {
+        old.replace_all_uses_with(now);
+        continue;
+      }
+      ir::Value back = cast(now, value_dtype(old));
+      old.replace_all_uses_with(back);
+      lowered[back.impl()] = now;
+    }
+    op->erase();
+    ++rewritten;
+  }
+  ir::PassManager dce(ctx);
+  dce.add_pass(ir::create_dce_pass());
+  dce.run(*p.program);
   return rewritten;
 }
 
@@ -265,6 +357,8 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
       fold_params(p);
     } else if (name == kWeightOnlyInt8Pass || name == kWeightOnlyInt4Pass) {
       weight_only_quantize(p, name == kWeightOnlyInt8Pass ? 8 : 4);
+    } else if (name == kCpuBfloat16Pass) {
+      mixed_precision(p, DType::kBFloat16);
     } else {
       if (!in_registry) {
         std::string names;
@@ -278,11 +372,18 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
     }
     if (after) after(name, p.program->print());
   }
-  // Parameters no op reads any more (folded away) are let go.
+  // Parameters no op reads any more (folded away, or cast to bfloat16) are let go.
   std::unordered_set<std::string> used;
+  std::vector<ir::Operation*> unused;
   for (ir::Operation* op = p.program->block()->front(); op; op = op->next()) {
-    if (op->name() == ir::ParameterOp::kName) used.insert(ir::ParameterOp(op).param_name());
+    if (op->name() != ir::ParameterOp::kName) continue;
+    if (op->use_empty()) {
+      unused.push_back(op);
+    } else {
+      used.insert(ir::ParameterOp(op).param_name());
+    }
   }
+  for (ir::Operation* op : unused) op->erase();
   std::erase_if(p.params, [&](const auto& kv) { return !used.count(kv.first); });
 }
 

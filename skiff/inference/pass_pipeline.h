@@ -17,6 +17,7 @@ namespace skiff::inference {
 inline constexpr const char* kFoldParamsPass = "fold-params";
 inline constexpr const char* kWeightOnlyInt8Pass = "weight-only-int8";
 inline constexpr const char* kWeightOnlyInt4Pass = "weight-only-int4";
+inline constexpr const char* kCpuBfloat16Pass = "cpu-bfloat16";
 
 /// The default list (Config with ir_optim on): simplification, parameter folding, CSE, DCE,
 /// then with oneDNN (`mkldnn`) the fusions that have kernels.
@@ -43,5 +44,14 @@ int fold_params(jit::CapturedProgram& p);
 /// `<name>.qscale`, one copy per weight however many ops read it). The float weight is dropped
 /// when nothing else reads it. Returns the number of ops rewritten.
 int weight_only_quantize(jit::CapturedProgram& p, int bits);
+
+/// cpu-bfloat16: the program as `paddle.amp.auto_cast(level='O1', dtype=dtype)` runs it eagerly
+/// (the same class table, skiff/ops/amp_class.h): ops whose record says `amp: white` (matmul,
+/// linear, conv2d, ...) compute on `dtype` operands, black ops on float32, the others follow
+/// their float operands (float32 if any is). A cast goes wherever a value reaches an op in
+/// another dtype; ops with regions, builtin ops and the program's outputs keep the float32
+/// types they had (Paddle's keep_io_types). Casts of parameters are left for fold-params to
+/// evaluate at load. Returns the number of ops that now run in another dtype.
+int mixed_precision(jit::CapturedProgram& p, DType dtype);
 
 }  // namespace skiff::inference

@@ -201,6 +201,7 @@ void bind_config(py::module_& m) {
       .def("mkldnn_enabled", &C::mkldnn_enabled)
       .def("set_mkldnn_cache_capacity", &C::SetMkldnnCacheCapacity, py::arg("capacity"))
       .def("enable_mkldnn_bfloat16", &C::EnableMkldnnBfloat16)
+      .def("mkldnn_bfloat16_enabled", &C::mkldnn_bfloat16_enabled)
       .def(
           "enable_mkldnn_int8", [](C& c, py::object) { c.EnableMkldnnInt8(); },
           py::arg("quantized_ops") = py::none())

@@ -242,6 +242,29 @@ def test_config_switches(mlp, capfd):
         config.set_cpu_math_library_num_threads(0)
 
 
+def test_mkldnn_bfloat16_runs_as_eager_auto_cast(mlp):
+    layer, prefix = mlp
+    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    assert config.mkldnn_bfloat16_enabled() is False
+    config.enable_mkldnn_bfloat16()
+    assert config.mkldnn_bfloat16_enabled() is True
+    assert config.passes()[-2:] == ["cpu-bfloat16", "fold-params"]
+    assert "mkldnn_bfloat16          | true" in config.summary()
+    predictor = paddle_infer.create_predictor(config)
+    x = _data(5)
+    got = _predict(predictor, x)  # inputs and outputs stay float32
+    assert got.dtype == np.float32
+    assert "bf16" in predictor.optimized_program()
+    with paddle.no_grad():
+        want32 = layer(paddle.to_tensor(x)).numpy()
+        with paddle.amp.auto_cast(dtype="bfloat16", level="O1"):
+            want16 = layer(paddle.to_tensor(x)).astype("float32").numpy()
+    # The same casts as eager AMP, so close to it; bfloat16's 8 bits away from float32.
+    np.testing.assert_allclose(got, want16, atol=2e-3)
+    assert np.abs(got - want32).max() > 1e-5
+    np.testing.assert_allclose(got, want32, atol=3e-2)
+
+
 def test_pass_builder_edits_the_pipeline(mlp):
     _, prefix = mlp
     config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")

@@ -2,7 +2,7 @@
 // the C++ predictor: one prefill program for the prompt, then one decode program per token with
 // an explicit KV cache (the caches a run returns are the next run's inputs, no copy).
 //   llama_generate SERVE_DIR [--prompt TEXT] [--max-new-tokens N] [--temperature T]
-//                  [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--threads N]
+//                  [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--bf16] [--threads N]
 //                  [--print-ids] [--quiet]
 // Text goes to stdout as it is generated; the timings (prefill, decode tokens/s) to stderr.
 // Exit status: 0 done, 1 a bad model directory or a skiff::Error, 2 a usage error.
@@ -31,7 +31,7 @@ using llama_generate::SamplingOptions;
 
 constexpr const char* kUsage =
     "usage: llama_generate SERVE_DIR [--prompt TEXT] [--max-new-tokens N] [--temperature T]\n"
-    "                      [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8]\n"
+    "                      [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--bf16]\n"
     "                      [--threads N] [--print-ids] [--quiet]\n"
     "  SERVE_DIR         what examples/llama/export.py wrote (generator.json, the programs)\n"
     "  --prompt TEXT     the text to continue (default \"The \")\n"
@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  --seed S          sampling seed (default 1)\n"
     "  --greedy          always the most likely token (same as --temperature 0)\n"
     "  --int8            weight-only int8 linears, quantized at load (EnableWeightOnlyInt8)\n"
+    "  --bf16            matmuls in bfloat16 (EnableMkldnnBfloat16); with --int8, bfloat16\n"
+    "                    activations on int8 weights\n"
     "  --threads N       CPU math threads (default 1)\n"
     "  --print-ids       also print the token ids: \"ids: ...\" (generated), then\n"
     "                    \"prompt ids: ...\" (the prompt as the tokenizer encodes it)\n"
@@ -57,8 +59,13 @@ struct Options {
   int max_new_tokens = 100, threads = 1;
   uint64_t seed = 1;
   SamplingOptions sampling;
-  bool int8 = false, print_ids = false, quiet = false;
+  bool int8 = false, bf16 = false, print_ids = false, quiet = false;
 };
+
+const char* precision_name(const Options& o) {
+  if (o.int8) return o.bf16 ? "int8 weights, bfloat16 activations" : "int8 weights";
+  return o.bf16 ? "bfloat16 matmuls" : "float32";
+}
 
 double parse_number(const std::string& flag, const std::string& text, double lo, double hi) {
   size_t used = 0;
@@ -108,6 +115,8 @@ Options parse_args(int argc, char** argv) {
       o.sampling.temperature = 0;
     } else if (a == "--int8") {
       o.int8 = true;
+    } else if (a == "--bf16") {
+      o.bf16 = true;
     } else if (a == "--threads") {
       o.threads = parse_int(a, value(), 1, 4096);
     } else if (a == "--print-ids") {
@@ -177,6 +186,7 @@ std::shared_ptr<inf::Predictor> load_program(const std::string& prefix, const Op
   inf::Config c(prefix + ".pdmodel", prefix + ".pdiparams");
   c.SetCpuMathLibraryNumThreads(o.threads);
   c.EnableWeightOnlyInt8(o.int8);
+  if (o.bf16) c.EnableMkldnnBfloat16();
   return inf::CreatePredictor(c);
 }
 
@@ -265,8 +275,8 @@ int run(const Options& o) {
     std::fprintf(stderr,
                  "load %.3f s (%s); prompt %lld tokens, prefill %.2f ms; %zu decode steps, "
                  "%.2f ms/token, %.1f tokens/s\n",
-                 load_s, o.int8 ? "int8 weights" : "float32", static_cast<long long>(n_prompt),
-                 prefill_s * 1e3, n_decoded, n_decoded ? decode_s * 1e3 / n_decoded : 0.0,
+                 load_s, precision_name(o), static_cast<long long>(n_prompt), prefill_s * 1e3,
+                 n_decoded, n_decoded ? decode_s * 1e3 / n_decoded : 0.0,
                  n_decoded ? n_decoded / decode_s : 0.0);
   }
   return 0;

@@ -14,7 +14,9 @@ The predictor runs CPU kernels: enable_use_gpu, enable_xpu, enable_tensorrt_engi
 enable_onnxruntime log a warning and leave the config on the CPU (use_gpu() is False), as a Paddle
 build without those devices does. oneDNN is always Skiff's CPU kernel library, so enable_mkldnn()
 only keeps its fusion passes, which are on by default; disable_mkldnn() drops them.
-convert_to_mixed_precision is not provided: the C++ side has no precision-conversion pass yet.
+enable_mkldnn_bfloat16() converts the model at load (matmul, linear and conv2d in bfloat16, as
+paddle.amp.auto_cast O1 would; inputs and outputs stay float32). convert_to_mixed_precision,
+which writes a converted copy of the files, is not provided yet.
 """
 from .. import _C
 

@@ -116,6 +116,45 @@ TEST_F(PassPipelineTest, IrDebugPrintsAfterEveryPass) {
   EXPECT_NE(err.find("// ----- IR after lower-to-kernel\n"), std::string::npos);
 }
 
+TEST_F(PassPipelineTest, CpuBfloat16RunsTheMatmulOnBfloat16Operands) {
+  inference::SavedModel m = inference::read_saved_model(dir_ + "/m.pdmodel", dir_ + "/m.pdiparams");
+  EXPECT_EQ(inference::fold_params(m.program), 1);
+  EXPECT_EQ(count(m.program.program->print(), "op.cast"), 0u);
+  // matmul is white: it alone changes dtype. add meets bfloat16 and the float32 bias, so it
+  // stays float32 on a cast back.
+  EXPECT_EQ(inference::mixed_precision(m.program, DType::kBFloat16), 1);
+  std::string after = m.program.program->print();
+  EXPECT_EQ(count(after, "op.cast"), 3u) << after;  // x and the weight in, the product back
+  EXPECT_NE(after.find("op.matmul(%"), std::string::npos) << after;
+  EXPECT_NE(after.find("-> tensor<?x2xbf16>"), std::string::npos) << after;
+  EXPECT_NE(after.find("op.add"), std::string::npos) << after;
+  EXPECT_NE(after.find("(tensor<?x2xf32>, tensor<2xf32>) -> tensor<?x2xf32>"), std::string::npos)
+      << after;
+  // The weight's cast is parameter-only: fold-params makes it a bfloat16 parameter.
+  EXPECT_EQ(inference::fold_params(m.program), 1);
+  after = m.program.program->print();
+  EXPECT_EQ(count(after, "op.cast"), 2u) << after;
+  EXPECT_NE(after.find("() -> tensor<3x2xbf16>"), std::string::npos) << after;
+  // A second run finds nothing to change.
+  EXPECT_EQ(inference::mixed_precision(m.program, DType::kBFloat16), 0);
+}
+
+TEST_F(PassPipelineTest, EnableMkldnnBfloat16KeepsFloat32InputsAndOutputs) {
+  Config c(dir_);
+  EXPECT_FALSE(c.mkldnn_bfloat16_enabled());
+  c.EnableMkldnnBfloat16();
+  EXPECT_TRUE(c.mkldnn_bfloat16_enabled());
+  auto p = CreatePredictor(c);
+  EXPECT_EQ(p->GetOutputHandle("out0")->type(), inference::FLOAT32);
+  const std::string text = p->optimized_program();
+  EXPECT_NE(text.find("bf16"), std::string::npos) << text;
+  // The bfloat16 weight replaces the float32 one (the bias stays float32: add is not white).
+  EXPECT_EQ(count(text, "builtin.parameter"), 2u) << text;
+  EXPECT_NE(text.find("tensor<3x2xbf16>"), std::string::npos) << text;
+  // Every input, weight and product here is exact in bfloat16 (8 significant bits).
+  EXPECT_EQ(run(*p), (std::vector<float>{-3.5f, -4.5f, 15.5f, 35.5f}));
+}
+
 TEST(PassBuilderTest, EditsThePipeline) {
   Config c;
   inference::PassBuilder* b = c.pass_builder();
@@ -145,6 +184,16 @@ TEST(PassBuilderTest, WeightOnlyInt8RunsLastAndOnce) {
   c.pass_builder()->DeletePass(inference::kWeightOnlyInt8Pass);
   c.EnableWeightOnlyInt8(false);
   EXPECT_EQ(c.passes(), inference::default_passes(true));
+}
+
+TEST(PassBuilderTest, Bfloat16RunsAfterTheFusionsAndBeforeInt8) {
+  Config c;
+  c.EnableMkldnnBfloat16();
+  c.EnableWeightOnlyInt8();
+  std::vector<std::string> want = inference::default_passes(true);
+  want.insert(want.end(), {inference::kCpuBfloat16Pass, inference::kFoldParamsPass,
+                           inference::kWeightOnlyInt8Pass});
+  EXPECT_EQ(c.passes(), want);
 }
 
 }  // namespace
