@@ -12,7 +12,9 @@ op from recompiling the code of every other family):
   dense/<family>.h, dense_<family>.cc
                       skiff::ops::dense::<op>(DenseTensor...) : infer-meta, promotion, kernel;
                       dense/all.h includes every family
-  boxed_api.cc        call_boxed(name, inputs, attrs) for generic callers (tests, executor)
+  boxed_api.cc        call_boxed(name, inputs, attrs) for generic callers (tests, tools)
+  resolved_kernels.cc resolve_kernel(): per op, its call with the attributes unboxed once
+                      (skiff/ops/resolved_kernel.h; the static-graph executor's kernel calls)
   api.h, api_<family>.cc, api_call_op.cc
                       skiff::<op>(Tensor...) : the C++ user API, and call_op(name, ...)
 The records are read and checked by tools/opgen (the one reader every generator uses): a record
@@ -484,6 +486,126 @@ def gen_boxed(ops):
         out.append(f"      &boxed_{op.name},")
     out.append("  };")
     out.append("  return kTable[id];\n}\n")
+    out.append("}  // namespace skiff::ops\n")
+    return "\n".join(out)
+
+
+def member_type(a):
+    """The value type an attribute is held in by a resolved call (no references)."""
+    t = ARG_TYPES[a.type][2]
+    return t.removeprefix("const ").removesuffix("&")
+
+
+def resolved_inputs(op):
+    """Lines binding each tensor argument of `op` from `in` (skiff/ops/resolved_kernel.h)."""
+    L, ti = [], 0
+    for a in op.args:
+        if not a.is_tensor:
+            continue
+        if a.kind == "kTensor":
+            L.append(f"    const DenseTensor* {a.name}_p = &(*in[{ti}])[0];")
+        elif a.kind == "kTensorList":
+            L.append(f"    const std::vector<DenseTensor>& {a.name} = *in[{ti}];")
+        else:
+            L.append(f"    const DenseTensor* {a.name} = in[{ti}] ? &(*in[{ti}])[0] : nullptr;")
+        ti += 1
+    return L
+
+
+def gen_resolved_class(op):
+    """The resolved call of one op: its attributes as members, infer() as the dense op's
+    infer-meta, run() as the dense op's allocation and kernel call."""
+    cls = f"Resolved{camel(op.name)}"
+    L = [f"class {cls} final : public ResolvedKernel {{", " public:"]
+    attrs = [(i, a) for i, a in enumerate(op.args) if not a.is_tensor]
+    init = []
+    for i, a in attrs:
+        conv = f"boxed_attr<{VALUE_TYPE[a.kind]}>(s, attrs, {i})"
+        init.append(f"{a.name}(static_cast<{member_type(a)}>({conv}))")
+    ctor = f"  {cls}([[maybe_unused]] const OpSchema& s, [[maybe_unused]] const AttrMap& attrs)"
+    L.append(ctor + (f"\n      : {', '.join(init)} {{}}" if init else " {}"))
+    # infer
+    L.append("  void infer([[maybe_unused]] const ArgSlot* in, OutputMetas& metas) const override {")
+    L.append(f"    static constexpr const char* kOp = \"{op.name}\";")
+    L += resolved_inputs(op)
+    for a in op.args:
+        if a.kind == "kTensorList":
+            L.append(f"    std::vector<TensorMeta> {a.name}_metas;")
+            L.append(f"    {a.name}_metas.reserve({a.name}.size());")
+            L.append(f"    for (const auto& t : {a.name}) {a.name}_metas.push_back(t.meta());")
+        elif a.kind == "kOptionalTensor":
+            L.append(f"    TensorMeta {a.name}_meta;")
+            L.append(f"    if ({a.name}) {a.name}_meta = {a.name}->meta();")
+    for o in op.outputs:
+        t = "std::vector<TensorMeta>" if o.is_list else "TensorMeta"
+        L.append(f"    {t} {o.name}_meta;")
+    margs = ", ".join(["kOp"] + [meta_arg(op, p) for p in op.meta_params])
+    L.append(f"    meta::{op.meta_func}({margs});")
+    L.append(f"    metas.resize({len(op.outputs)});")
+    for j, o in enumerate(op.outputs):
+        if o.is_list:
+            L.append(f"    metas[{j}] = std::move({o.name}_meta);")
+        else:
+            L.append(f"    metas[{j}].assign(1, {o.name}_meta);")
+    L.append("  }")
+    # run
+    L.append("  void run([[maybe_unused]] const ArgSlot* in, [[maybe_unused]] const OutputMetas& metas,")
+    L.append("           const OutSlot* outs) const override {")
+    L.append(f"    [[maybe_unused]] static constexpr const char* kOp = \"{op.name}\";")
+    L += resolved_inputs(op)
+    for j, o in enumerate(op.outputs):
+        if o.is_list:
+            L.append(f"    std::vector<DenseTensor>& {o.name} = *outs[{j}];")
+            L.append(f"    {o.name}.clear();")
+            if o.name not in op.view:
+                L.append(f"    {o.name}.reserve(metas[{j}].size());")
+                L.append(f"    for (const auto& m : metas[{j}]) {o.name}.push_back(allocate_output(kOp, m, ctx_.place));")
+        else:
+            L.append(f"    outs[{j}]->resize(1);")
+            L.append(f"    DenseTensor& {o.name} = (*outs[{j}])[0];")
+            if o.name not in op.view:
+                L.append(f"    if (!metas[{j}][0].dims.has_dynamic()) {o.name} = allocate_output(kOp, metas[{j}][0], ctx_.place);")
+    fields = [f"*{a.name}_p" if a.kind == "kTensor" else a.name for a in op.args]
+    fields += [f"&{o.name}" for o in op.outputs]
+    L.append(f"    const {camel(op.name)}Args args{{{', '.join(fields)}}};")
+    L.append("    fn_(ctx_, &args);")
+    L.append("  }")
+    for _, a in attrs:
+        L.append(f"  {member_type(a)} {a.name};")
+    L.append("};\n")
+    return "\n".join(L)
+
+
+def gen_resolved(ops):
+    out = [HEADER, "#include \"skiff/ops/resolved_kernel.h\"\n", "#include \"skiff/ops/boxed.h\"",
+           "#include \"skiff/ops/dispatch.h\"", "#include \"skiff/ops/generated/kernels/all.h\"",
+           "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/meta/meta.h\"\n",
+           "namespace skiff::ops {\n", "namespace {\n",
+           "using AttrMap = std::map<std::string, AttrValue>;",
+           "using MakeFn = std::unique_ptr<ResolvedKernel> (*)(const OpSchema&, const AttrMap&);\n"]
+    for op in ops:
+        if op.inplace_only:
+            continue
+        out.append(gen_resolved_class(op))
+    out.append("template <typename T>")
+    out.append("std::unique_ptr<ResolvedKernel> make(const OpSchema& s, const AttrMap& attrs) {")
+    out.append("  return std::make_unique<T>(s, attrs);")
+    out.append("}\n")
+    out.append("}  // namespace\n")
+    out.append("std::unique_ptr<ResolvedKernel> resolve_kernel(OpId id, KernelFn fn, const KernelContext& ctx,")
+    out.append("                                               const AttrMap& attrs) {")
+    out.append("  static constexpr MakeFn kTable[] = {")
+    for op in ops:
+        out.append("      nullptr," if op.inplace_only else f"      &make<Resolved{camel(op.name)}>,")
+    out.append("  };")
+    out.append("  if (id >= std::size(kTable) || kTable[id] == nullptr) return nullptr;")
+    out.append("  const OpSchema& s = op_schema(id);")
+    out.append("  check_attr_names(s, attrs);")
+    out.append("  std::unique_ptr<ResolvedKernel> k = kTable[id](s, attrs);")
+    out.append("  k->fn_ = fn;")
+    out.append("  k->ctx_ = ctx;")
+    out.append("  return k;")
+    out.append("}\n")
     out.append("}  // namespace skiff::ops\n")
     return "\n".join(out)
 
@@ -1044,6 +1166,7 @@ def main():
             "dense/all.h": umbrella(ops, "dense", "The dense op API"),
             "boxed_api.cc": gen_boxed(ops),
             "kernel_args_view.cc": gen_args_view(ops),
+            "resolved_kernels.cc": gen_resolved(ops),
             "api.h": gen_api_h(ops),
             "api_call_op.cc": gen_call_op_cc(ops),
         }

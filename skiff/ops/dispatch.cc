@@ -78,6 +78,8 @@ KernelChoice choose_kernel(OpId op, const Place& place, DType dtype, DType fallb
   return {r.get(op, backend, dtype), backend, dtype};  // throws, listing what exists
 }
 
+}  // namespace
+
 // The name a profile shows for a kernel: matmul_cpu<float32>, as the kernels are written;
 // made once per kernel (formatting per call would weigh on a recording profiler).
 void note_kernel(OpId op, Backend backend, DType dtype) {
@@ -97,7 +99,6 @@ void note_kernel(OpId op, Backend backend, DType dtype) {
   }
   profiler::note_kernel(static_cast<int>(op), std::move(name));
 }
-}  // namespace
 
 KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype) {
   KernelChoice c = choose_kernel(op, place, dtype, fallback_dtype);

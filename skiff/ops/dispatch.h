@@ -47,6 +47,10 @@ struct KernelChoice {
 /// listing the kernels that exist.
 KernelChoice select_kernel(OpId op, const Place& place, DType dtype, DType fallback_dtype);
 
+/// Tells a running profiler which kernel the current op runs (select_kernel does it; callers
+/// that resolved their kernel ahead of time call it themselves).
+void note_kernel(OpId op, Backend backend, DType dtype);
+
 /// A contiguous output for `meta`; a size that overflows or cannot be allocated is an error naming
 /// `op` (InvalidArgument for an overflowing shape, ResourceExhausted for too many bytes).
 DenseTensor allocate_output(const char* op, const TensorMeta& meta, const Place& place);

@@ -21,6 +21,7 @@
 #include "skiff/ops/dispatch.h"
 #include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/bridge_util.h"
+#include "skiff/ops/ir/kernel_call.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/profiler/record_event.h"
 #include "skiff/runtime/executor/storage_counts.h"
@@ -69,6 +70,11 @@ struct Instr {
   std::vector<int64_t> out_bytes;  // planned bytes per output (-1: dynamic)
   bool view = false;               // outputs share the first input's buffer
   std::optional<Backend> backend;  // kernel.call: the backend of its kernel key
+  // kernel.call resolved at build (ops/ir/kernel_call.h); null: the boxed dense op runs.
+  std::unique_ptr<const ops::ResolvedKernel> kernel;
+  ops::OutputMetas metas;  // the results' metas, from their types
+  DType kernel_dtype{};    // the key's
+  bool dynamic = false;    // a result dim is known only at run time: infer-meta per run
   Place place;                     // kernel.transfer: the destination
   DenseTensor constant;            // kConst
   int index = 0;                   // parameter, feed or output index
@@ -130,6 +136,20 @@ std::vector<ir::Value> captured_values(ir::Operation* op) {
   return out;
 }
 
+// A feed or parameter must have the dtype and the static dims of its declared type.
+void check_fits(const DenseTensor& x, const Instr& in) {
+  ir::TensorType t = in.data_type;
+  if (!t) return;
+  bool ok = x.dtype() == br::from_ir(t.dtype()) && x.rank() == t.rank();
+  for (int i = 0; ok && i < x.rank(); ++i) {
+    ok = t.shape()[i] == ir::kDynamic || t.shape()[i] == x.dim(i);
+  }
+  if (ok) return;
+  SKIFF_THROW(kInvalidArgument, "executor",
+              in.kind == Kind::kParam ? str("parameter '", in.name, "'") : str("feed ", in.index),
+              str("a tensor of ", ir::to_string(t)), str(dtype_name(x.dtype()), " ", x.dims()));
+}
+
 // Reads the bool scalar of a cf condition.
 bool truth(const std::vector<DenseTensor>& ts, const char* op) {
   SKIFF_ENFORCE(
@@ -155,6 +175,11 @@ struct Executor::Impl {
   ExecutorOptions options;
   int64_t planned = 0;
   std::atomic<int64_t> last_peak{0};  // measured on the most recent run to finish
+  // Frames of finished runs, kept so that a run reuses their slot vectors instead of allocating
+  // them again (each run still has a frame of its own).
+  mutable std::mutex pool_mu;
+  mutable std::vector<std::unique_ptr<Frame>> pool;
+  struct FrameLease;
 
   void build(const jit::CapturedProgram& p);
   void build_code(ir::Block* block, Code& code, std::unordered_map<const void*, int>& slot_of,
@@ -162,6 +187,8 @@ struct Executor::Impl {
   void count_uses(const Code& code);
   void plan();
   void execute(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
+  void call_kernel(Frame& f, const Instr& in) const;
+  void call_boxed(Frame& f, const Instr& in) const;
   void run_block(Frame& f, const Code& code, const std::vector<DenseTensor>& feeds) const;
   void run_if(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
   void run_while(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
@@ -171,6 +198,37 @@ struct Executor::Impl {
   void finish(Frame& f, const Instr& in) const;
   void run_sequential(Frame& f, const std::vector<DenseTensor>& feeds) const;
   void run_parallel(Frame& f, const std::vector<DenseTensor>& feeds) const;
+};
+
+// A frame for one run: taken from the pool (or made), emptied and returned when the run ends,
+// whether it ends normally or by an error.
+struct Executor::Impl::FrameLease {
+  explicit FrameLease(const Executor::Impl& m) : m(m) {
+    {
+      std::lock_guard<std::mutex> lock(m.pool_mu);
+      if (!m.pool.empty()) {
+        frame = std::move(m.pool.back());
+        m.pool.pop_back();
+      }
+    }
+    if (!frame) {
+      frame = std::make_unique<Frame>(m.options.parallel);
+      frame->slots.resize(m.num_slots);
+      frame->remaining.reset(new std::atomic<int>[m.num_slots]);
+      frame->yielded.resize(m.num_codes);
+    }
+  }
+  ~FrameLease() { give_back(); }
+  void give_back() {
+    if (!frame) return;
+    for (Slot& s : frame->slots) s.ts.clear();  // a run cut short by an error leaves values
+    for (auto& y : frame->yielded) y.clear();
+    frame->results.clear();
+    std::lock_guard<std::mutex> lock(m.pool_mu);
+    m.pool.push_back(std::move(frame));
+  }
+  const Executor::Impl& m;
+  std::unique_ptr<Frame> frame;
 };
 
 void Executor::Impl::build(const jit::CapturedProgram& p) {
@@ -261,6 +319,8 @@ void build_param(ir::Operation* op, Instr& in, BuildCtx& c) {
   SKIFF_ENFORCE(it != c.bound.end(), kNotFound, "executor", "parameter",
                 "a tensor bound to every builtin.parameter", pname);
   in.index = static_cast<int>(c.params.size());
+  in.name = pname;
+  in.data_type = tensor_of(op->result_type(0));
   c.params.push_back(it->second);
 }
 
@@ -293,16 +353,19 @@ void build_boxed(const ops::OpSchema* schema, ir::Operation* op, Instr& in) {
   in.view = schema->is_view;
 }
 
-// kernel.call: the op its kernel belongs to, run under the key's backend.
+// kernel.call: its kernel resolved once (the boxed op under the key's backend where it cannot
+// be).
 void build_kernel_call(ir::Operation* op, Instr& in, BuildCtx&) {
-  ir::KernelCallOp call(op);
-  const std::string op_name = call.op_name();
-  const ops::OpSchema* schema =
-      op_name.substr(0, 3) == "op." ? ops::find_op_schema(op_name.substr(3)) : nullptr;
-  SKIFF_ENFORCE(schema != nullptr, kUnimplemented, "executor", "kernel.call",
-                "a call of an op with a record", op_name);
-  build_boxed(schema, op, in);
-  in.backend = parse_backend(call.kernel_key().backend());
+  br::ResolvedCall r = br::resolve_call(ir::KernelCallOp(op));
+  in.schema = r.schema;
+  in.fn = ops::boxed_fn(r.schema->id);
+  in.attrs = std::move(r.attrs);
+  in.view = r.schema->is_view;
+  in.backend = r.backend;
+  in.kernel = std::move(r.kernel);
+  in.metas = std::move(r.metas);
+  in.dynamic = r.dynamic;
+  in.kernel_dtype = r.dtype;
 }
 
 // An op of the op dialect (an unlowered program): the boxed dense op.
@@ -487,20 +550,23 @@ void Executor::Impl::retain(Frame& f, const std::vector<DenseTensor>& ts) const 
 }
 
 void Executor::Impl::release_slot(Frame& f, int s) const {
-  std::vector<DenseTensor> ts = std::move(f.slots[s].ts);
-  f.slots[s].ts.clear();
-  std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
-  if (f.parallel) lock.lock();
-  for (const DenseTensor& t : ts) {
-    const Storage* st = t.storage().get();
-    int* count = st != nullptr ? f.live.find(st) : nullptr;
-    if (count == nullptr || *count < 0) continue;
-    if (--*count == 0) {
-      f.live_bytes -= static_cast<int64_t>(st->nbytes());
-      f.live.erase(st);
+  std::vector<DenseTensor>& ts = f.slots[s].ts;
+  {
+    std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
+    if (f.parallel) lock.lock();
+    for (const DenseTensor& t : ts) {
+      const Storage* st = t.storage().get();
+      int* count = st != nullptr ? f.live.find(st) : nullptr;
+      if (count == nullptr || *count < 0) continue;
+      if (--*count == 0) {
+        f.live_bytes -= static_cast<int64_t>(st->nbytes());
+        f.live.erase(st);
+      }
     }
   }
-  // `ts` goes out of scope here: the buffers return to the caching allocator.
+  // The buffers return to the caching allocator; the slot keeps its capacity for later runs
+  // of its frame.
+  ts.clear();
 }
 
 namespace {
@@ -522,19 +588,16 @@ void Executor::Impl::execute(Frame& f, const Instr& in,
   }
   std::vector<Slot>& slots = f.slots;
   switch (in.kind) {
-    case Kind::kParam:
-      slots[in.outputs[0]].ts = {params[in.index].dense()};
+    case Kind::kParam: {
+      const DenseTensor& p = params[in.index].dense();
+      // Kernels were resolved, and outputs are allocated, for the captured type.
+      check_fits(p, in);
+      slots[in.outputs[0]].ts = {p};
       break;
+    }
     case Kind::kData: {
       const DenseTensor& x = feeds[in.index];
-      auto t = in.data_type;
-      bool ok = x.dtype() == br::from_ir(t.dtype()) && x.rank() == t.rank();
-      for (int i = 0; ok && i < x.rank(); ++i) {
-        ok = t.shape()[i] == ir::kDynamic || t.shape()[i] == x.dim(i);
-      }
-      SKIFF_ENFORCE(ok, kInvalidArgument, "executor", str("feed ", in.index),
-                    str("a tensor of ", ir::to_string(t)),
-                    str(dtype_name(x.dtype()), " ", x.dims()));
+      check_fits(x, in);
       slots[in.outputs[0]].ts = {x};
       break;
     }
@@ -583,28 +646,89 @@ void Executor::Impl::execute(Frame& f, const Instr& in,
       slots[in.outputs[0]].ts = std::move(ts);
       break;
     }
-    case Kind::kOp: {
-      ops::BoxedInputs boxed;
-      boxed.tensors.resize(in.inputs.size());
-      for (size_t k = 0; k < in.inputs.size(); ++k) {
-        if (in.inputs[k] >= 0) boxed.tensors[k] = slots[in.inputs[k]].ts;
-      }
-      boxed.attrs = in.attrs;
-      std::optional<ops::ScopedBackend> scoped;
-      if (in.backend) scoped.emplace(*in.backend);
-      ops::BoxedOutputs outs;
-      try {
-        outs = in.fn(*in.schema, boxed);
-      } catch (const Error& e) {
-        rethrow_with_location(e, in.where);
-      }
-      boxed.tensors.clear();  // drop references: frees stay timely
-      for (size_t j = 0; j < in.outputs.size(); ++j) {
-        retain(f, outs[j]);
-        slots[in.outputs[j]].ts = std::move(outs[j]);
+    case Kind::kOp:
+      if (in.kernel) {
+        call_kernel(f, in);
+      } else {
+        call_boxed(f, in);
       }
       break;
+  }
+}
+
+// A resolved kernel.call: the kernel reads its inputs from their slots and writes its outputs
+// into theirs, allocated from the metas of the IR types (inferred here only when dynamic).
+namespace {
+// Where a run's op actually computes: its first tensor input's place, or for an op without
+// tensor inputs (creation ops) the default place, as the dense op decides.
+Place run_place(const ops::ArgSlot* args, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
+    if (args[k] != nullptr && !args[k]->empty() && (*args[k])[0].defined()) {
+      return (*args[k])[0].place();
     }
+  }
+  return ops::default_place();
+}
+}  // namespace
+
+void Executor::Impl::call_kernel(Frame& f, const Instr& in) const {
+  constexpr size_t kInline = 8;
+  const size_t n_in = in.inputs.size(), n_out = in.outputs.size();
+  ops::ArgSlot in_small[kInline];
+  ops::OutSlot out_small[kInline];
+  std::vector<ops::ArgSlot> in_big;
+  std::vector<ops::OutSlot> out_big;
+  ops::ArgSlot* args = in_small;
+  ops::OutSlot* outs = out_small;
+  if (n_in > kInline) args = (in_big.resize(n_in), in_big.data());
+  if (n_out > kInline) outs = (out_big.resize(n_out), out_big.data());
+  for (size_t k = 0; k < n_in; ++k) {
+    args[k] = in.inputs[k] >= 0 ? &f.slots[in.inputs[k]].ts : nullptr;
+  }
+  // The kernel was resolved for the place of the program's types; tensors elsewhere (a program
+  // not placed for the device its data is on) take the dense op, which follows their place.
+  if (run_place(args, n_in) != in.kernel->context().place) return call_boxed(f, in);
+  for (size_t j = 0; j < n_out; ++j) outs[j] = &f.slots[in.outputs[j]].ts;
+  const Backend backend = *in.backend;
+  std::optional<ops::ScopedBackend> scoped;
+  if (backend != backend_of(in.kernel->context().place)) scoped.emplace(backend);
+  if (profiler::is_enabled()) [[unlikely]] {
+    ops::note_kernel(in.schema->id, backend, in.kernel_dtype);
+  }
+  try {
+    if (in.dynamic) {
+      ops::OutputMetas metas;
+      in.kernel->infer(args, metas);
+      in.kernel->run(args, metas, outs);
+    } else {
+      in.kernel->run(args, in.metas, outs);
+    }
+  } catch (const Error& e) {
+    rethrow_with_location(e, in.where);
+  }
+  for (size_t j = 0; j < n_out; ++j) retain(f, *outs[j]);
+}
+
+// An op run as the boxed dense op (infer-meta, promotion and kernel selection per call).
+void Executor::Impl::call_boxed(Frame& f, const Instr& in) const {
+  ops::BoxedInputs boxed;
+  boxed.tensors.resize(in.inputs.size());
+  for (size_t k = 0; k < in.inputs.size(); ++k) {
+    if (in.inputs[k] >= 0) boxed.tensors[k] = f.slots[in.inputs[k]].ts;
+  }
+  boxed.attrs = in.attrs;
+  std::optional<ops::ScopedBackend> scoped;
+  if (in.backend) scoped.emplace(*in.backend);
+  ops::BoxedOutputs outs;
+  try {
+    outs = in.fn(*in.schema, boxed);
+  } catch (const Error& e) {
+    rethrow_with_location(e, in.where);
+  }
+  boxed.tensors.clear();  // drop references: frees stay timely
+  for (size_t j = 0; j < in.outputs.size(); ++j) {
+    retain(f, outs[j]);
+    f.slots[in.outputs[j]].ts = std::move(outs[j]);
   }
 }
 
@@ -732,13 +856,12 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds,
   const Impl& m = *impl_;
   SKIFF_ENFORCE(feeds.size() == m.num_feeds, kInvalidArgument, "executor", "feeds",
                 str(m.num_feeds, " tensors (one per program input)"), feeds.size());
-  Frame f(m.options.parallel);
-  f.slots.resize(m.num_slots);
-  f.remaining.reset(new std::atomic<int>[m.num_slots]);
+  Impl::FrameLease lease(m);
+  Frame& f = *lease.frame;
   for (size_t s = 0; s < m.num_slots; ++s) f.remaining[s] = m.uses[s];
-  f.results.resize(m.num_outputs);
-  f.yielded.resize(m.num_codes);
+  f.results.assign(m.num_outputs, DenseTensor());
   f.live.reset(m.num_slots + m.params.size() + feeds.size() + m.constants.size());
+  f.live_bytes = f.peak = 0;
   auto not_owned = [&](const DenseTensor& t) {
     if (t.storage()) f.live.at(t.storage().get()) = -1;
   };
@@ -750,10 +873,11 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds,
   } else {
     m.run_sequential(f, feeds);
   }
-  f.slots.clear();
+  std::vector<DenseTensor> results = std::move(f.results);
   impl_->last_peak.store(f.peak, std::memory_order_relaxed);
-  if (write_updates) this->write_updates(f.results);
-  return std::move(f.results);
+  lease.give_back();
+  if (write_updates) this->write_updates(results);
+  return results;
 }
 
 void Executor::write_updates(const std::vector<DenseTensor>& outputs) const {

@@ -1,7 +1,7 @@
 // The executor of captured programs (see docs/ARCHITECTURE.md "Static graph"), in the op dialect
 // or lowered to the kernel dialect (lower-to-kernel). It turns a program into an instruction list
-// once: each op.* op or kernel.call becomes a boxed kernel call with its attributes unboxed in
-// advance (a kernel.call under its key's backend); parameters, constants, inputs, combine/split,
+// once: each kernel.call becomes a call of its resolved kernel (skiff/ops/ir/kernel_call.h), an
+// op.* op of an unlowered program a boxed dense op call; parameters, constants, inputs, combine/split,
 // transfers and outputs become slot moves. Every value has a reference count (its uses); a buffer
 // is released right after its last use, so memory stays bounded on long chains, and reused through
 // the caching allocator. The planned peak (from static shapes, before running) and the measured
