@@ -1,5 +1,7 @@
 #include "skiff/dist/dist_tensor.h"
 
+#include <mutex>
+
 #include "skiff/base/error.h"
 #include "skiff/core/views.h"
 #include "skiff/dist/reshard/local_ops.h"
@@ -8,12 +10,35 @@
 namespace skiff::dist {
 
 DistTensor::DistTensor(Dims global_dims, spmd::DistAttr attr, DenseTensor local, int64_t rank)
-    : global_dims_(std::move(global_dims)), attr_(std::move(attr)), local_(std::move(local)),
+    : global_dims_(std::move(global_dims)),
+      attr_(std::move(attr)),
+      local_(std::move(local)),
       rank_(rank) {
+  if (attr_.is_partial()) reduced_ = std::make_shared<ReducedMemo>();
   if (!in_mesh()) return;
   auto want = local_shape(global_dims_.to_vector(), attr_, attr_.process_mesh().coord(rank_));
   SKIFF_ENFORCE(local_.dims().to_vector() == want, kInvalidArgument, "DistTensor", "local_value",
                 str("the local shape ", Dims(want), " of rank ", rank_), local_.dims());
+}
+
+struct DistTensor::ReducedMemo {
+  std::mutex mu;
+  std::vector<std::pair<spmd::DistAttr, DenseTensor>> results;
+};
+
+std::optional<DenseTensor> DistTensor::reduced(const spmd::DistAttr& dst) const {
+  if (!reduced_) return std::nullopt;
+  std::lock_guard<std::mutex> lock(reduced_->mu);
+  for (const auto& [attr, local] : reduced_->results) {
+    if (attr == dst) return local;
+  }
+  return std::nullopt;
+}
+
+void DistTensor::remember_reduced(const spmd::DistAttr& dst, const DenseTensor& local) const {
+  if (!reduced_) return;
+  std::lock_guard<std::mutex> lock(reduced_->mu);
+  reduced_->results.emplace_back(dst, local);
 }
 
 DenseTensor empty_local(DType dtype, int64_t ndim) {

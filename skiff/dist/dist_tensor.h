@@ -38,12 +38,22 @@ class DistTensor final : public TensorImpl {
   const spmd::DistAttr* grad_dist_attr() const { return grad_attr_ ? &*grad_attr_ : nullptr; }
   void set_grad_dist_attr(spmd::DistAttr attr) { grad_attr_ = std::move(attr); }
 
+  /// Note [Partial reductions are memoized]: the local value a reshard of this Partial tensor
+  /// to `dst` gave, or nullopt; reshard stores each result here, so a Partial gradient read by
+  /// two ops (a row-parallel Linear's dx and dW matmuls) is reduced once. Sound because dist
+  /// values are never written in place except parameters and optimizer states, which are not
+  /// Partial; copies of the impl (detach) share the memo with the value.
+  std::optional<DenseTensor> reduced(const spmd::DistAttr& dst) const;
+  void remember_reduced(const spmd::DistAttr& dst, const DenseTensor& local) const;
+
  private:
   Dims global_dims_;
   spmd::DistAttr attr_;
   DenseTensor local_;
   int64_t rank_;
   std::optional<spmd::DistAttr> grad_attr_;
+  struct ReducedMemo;
+  std::shared_ptr<ReducedMemo> reduced_;
 };
 
 /// The dist body of `t`, or nullptr for other kinds.

@@ -80,12 +80,46 @@ class DecoderBlock(nn.Layer):
         return x + self.mlp(self.post_attention_layernorm(x))
 
 
-def tp_plan():
-    """Paddle 3.0's Llama plan for one block (keys are sublayer names)."""
+class TinyLlama(nn.Layer):
+    """A projection in, one decoder block, the final norm and a head: the layers Paddle's
+    Llama plans name (embed_tokens, layers.N, norm, lm_head)."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed_tokens = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+        self.layers = nn.LayerList([DecoderBlock()])
+        self.norm = nn.RMSNorm(HIDDEN)
+        self.lm_head = nn.Linear(HIDDEN, HIDDEN, bias_attr=False)
+
+    def forward(self, x):
+        h = self.embed_tokens(x)
+        for layer in self.layers:
+            h = layer(h)
+        return self.lm_head(self.norm(h))
+
+
+def tp_plan(prefix=""):
+    """Paddle 3.0's Llama plan for the block's projections (keys are sublayer names)."""
     col, row = dist.ColWiseParallel, dist.RowWiseParallel
-    return {"self_attn.q_proj": col(), "self_attn.k_proj": col(), "self_attn.v_proj": col(),
-            "self_attn.o_proj": row(), "mlp.gate_proj": col(), "mlp.up_proj": col(),
-            "mlp.down_proj": row()}
+    return {f"{prefix}self_attn.q_proj": col(), f"{prefix}self_attn.k_proj": col(),
+            f"{prefix}self_attn.v_proj": col(), f"{prefix}self_attn.o_proj": row(),
+            f"{prefix}mlp.gate_proj": col(), f"{prefix}mlp.up_proj": col(),
+            f"{prefix}mlp.down_proj": row()}
+
+
+def tiny_llama_plan(sequence_parallel):
+    """TinyLlama's plan as Paddle's auto-parallel Llama writes it, with or without sequence
+    parallelism (the residual stream, norms and head input sharded on the sequence dim)."""
+    plan = tp_plan(r"layers\.\d+\.")
+    plan["lm_head.weight"] = dist.ColWiseParallel()
+    if not sequence_parallel:
+        plan["embed_tokens"] = dist.ColWiseParallel(gather_output=True)
+        return plan
+    plan["embed_tokens"] = [dist.ColWiseParallel(), dist.SequenceParallelBegin()]
+    plan[r"layers\.\d+\.self_attn"] = dist.SequenceParallelDisable()
+    plan[r"layers\.\d+\.mlp"] = dist.SequenceParallelDisable(need_transpose=False)
+    plan["lm_head"] = dist.SequenceParallelEnd()
+    return plan
 
 
 def data(step):
@@ -94,9 +128,9 @@ def data(step):
             rng.randn(BATCH, SEQ, HIDDEN).astype("float32"))
 
 
-def make_model():
+def make_model(cls=DecoderBlock):
     paddle.seed(11)
-    return DecoderBlock()
+    return cls()
 
 
 def loss_of(model, x, y):
@@ -108,13 +142,23 @@ def counts_since(before):
     return {k: after[k] - before[k] for k in after}
 
 
-def train(mesh=None, config=None, forward_counts=None, step_counts=None):
-    """Losses per step and final (unsharded) parameters of the block trained in this process
-    alone (mesh None) or through dist.parallelize on `mesh` with the batch sharded over "dp"."""
-    model = make_model()
+def train(mesh=None, config=None, forward_counts=None, step_counts=None, cls=DecoderBlock,
+          watch=None):
+    """Losses per step and final (unsharded) parameters of the model trained in this process
+    alone (mesh None) or through dist.parallelize on `mesh` with the batch sharded over "dp".
+    watch: a sublayer whose local input sizes are appended to watch["sizes"] per call."""
+    model = make_model(cls)
     opt = paddle.optimizer.AdamW(learning_rate=0.01, parameters=model.parameters())
     if mesh is not None:
         model, opt = dist.parallelize(model, opt, mesh, config)
+    if watch is not None:
+        def record(_, inputs):
+            x = inputs[0]
+            watch["sizes"].append(list(x._local_value().shape if x.is_dist() else x.shape))
+        layer = model
+        for part in watch["layer"].split("."):
+            layer = layer[int(part)] if part.isdigit() else getattr(layer, part)
+        layer.register_forward_pre_hook(record)
     losses = []
     for step in range(STEPS):
         x, y = (paddle.to_tensor(a) for a in data(step))
@@ -169,6 +213,41 @@ def llama_dp2_mp2():
               "mp_config": {"parallelize_plan": tp_plan()}}
     compare(train(mesh, config, forward_counts=counts(all_reduce=2),
                   step_counts=counts(all_reduce=2 + 1 + 7 + 2 * 2)), ref, "dp2 x mp2", 1e-4)
+
+
+def sequence_parallel_dp2_mp2():
+    """TinyLlama on dp2 x mp2: the sequence-parallel plan equals the plain tensor-parallel one
+    within 1e-5 (and both one process within 1e-4), with the norms seeing half the tokens.
+
+    Sequence parallel, per step. Forward: embed_tokens' column-parallel output moves its mp
+    shard from hidden to sequence (1 all-to-all); attention and the MLP gather their input
+    over mp (2 all-gathers) and reduce-scatter their Partial output onto the sequence dim (2),
+    lm_head gathers its input (1 all-gather); nothing is all-reduced. Backward mirrors each
+    move (1 all-to-all, 2 all-gathers for the reduce-scatters, 3 reduce-scatters for the
+    gathers, whose gradients arrive Partial) and reduces the weights' gradients: 9 Partial(dp)
+    projection gradients and 3 norm weights Partial over mp and dp (2 each), 15 all-reduces.
+    Plain tensor parallel instead gathers embed_tokens' output (1 all-gather; its gradient
+    arrives replicated and is sliced), all-reduces the two row-parallel outputs in forward (2)
+    and, in backward, the residual stream's gradient once per column-parallel reader (lm_head's
+    dx is Partial and stays so through the final norm; it is reduced for down_proj's dx and
+    reused, reduced memo and all, by its dW; then at the two residual adds: 3), besides the
+    same 15 gradient all-reduces."""
+    dist.init_parallel_env()
+    ref = train(cls=TinyLlama)
+    mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
+    runs = {}
+    for sp in (False, True):
+        config = {"dp_config": {"sharding_level": 0},
+                  "mp_config": {"parallelize_plan": tiny_llama_plan(sp)}}
+        watch = {"layer": "layers.0.post_attention_layernorm", "sizes": []}
+        step = (counts(all_reduce=15, reduce_scatter=5, all_gather=5, all_to_all=2) if sp else
+                counts(all_reduce=2 + 3 + 15, all_gather=1))
+        runs[sp] = train(mesh, config, cls=TinyLlama, step_counts=step, watch=watch)
+        check(watch["sizes"][0] == ([SEQ // 2, BATCH // 2, HIDDEN] if sp else
+                                    [BATCH // 2, SEQ, HIDDEN]),
+              f"sequence_parallel={sp}: the norm's local input {watch['sizes'][0]}")
+        compare(runs[sp], ref, f"sequence_parallel={sp} against one process", 1e-4)
+    compare(runs[True], runs[False], "sequence parallel against tensor parallel", 1e-5)
 
 
 if __name__ == "__main__":

@@ -62,9 +62,12 @@ def test_parallelize_bad_inputs_in_one_process():
         m = MLP()
         dist.parallelize(m, paddle.optimizer.AdamW(parameters=m.parameters()), mesh,
                          {"dp_config": {"sharding_level": 5}})
-    with pytest.raises(TypeError, match="parallelize_plan expected str keys and "
-                                        "ColWiseParallel/RowWiseParallel values"):
+    with pytest.raises(TypeError, match=r"parallelize_plan expected str keys and plan values "
+                                        r"\(ColWiseParallel, RowWiseParallel, SequenceParallel\*, "
+                                        r"or a list of them\), got 'fc1': 3"):
         dist.parallelize(MLP(), None, mesh, {"mp_config": {"parallelize_plan": {"fc1": 3}}})
+    with pytest.raises(TypeError, match=r"got 'fc1': \[\]"):
+        dist.parallelize(MLP(), None, mesh, {"mp_config": {"parallelize_plan": {"fc1": []}}})
     with pytest.raises(NotImplementedError, match="pp_config"):
         dist.parallelize(MLP(), None, mesh, {"pp_config": {}})
 

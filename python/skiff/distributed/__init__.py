@@ -13,6 +13,7 @@ from .group import (  # noqa: F401
 from .data_parallel import DataParallel  # noqa: F401
 from .auto_parallel import (  # noqa: F401
     ColWiseParallel, Partial, Placement, ProcessMesh, ReduceType, Replicate, RowWiseParallel,
+    SequenceParallelBegin, SequenceParallelDisable, SequenceParallelEnable, SequenceParallelEnd,
     Shard, ShardDataloader, get_mesh, parallelize, set_mesh,
     ShardingStage1, ShardingStage2, ShardingStage3, dtensor_from_fn, dtensor_from_local,
     dtensor_to_local, reshard, shard_dataloader, shard_layer, shard_optimizer, shard_tensor,

@@ -8,6 +8,7 @@
 #include "skiff/dist/eager/dist_mode.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -23,6 +24,7 @@
 #include "skiff/dist/shard_layout.h"
 #include "skiff/dist/spmd/rules.h"
 #include "skiff/ops/dispatch/mode.h"
+#include "skiff/ops/grad/vjp_helpers.h"
 #include "skiff/runtime/eager/call_op.h"
 #include "skiff/runtime/eager/detach_hook.h"
 #include "skiff/runtime/eager/grad_mode.h"
@@ -119,6 +121,32 @@ SpmdInfo infer(const std::string& name, const std::vector<DistTensorSpec>& specs
     for (const auto& [axis, type] : status) out.set_partial(axis, type);
   }
   return *rule;
+}
+
+// SKIFF_DIST_LOG=1: one stderr line per dist op with its input layouts, the layouts the rule
+// reshards them to (marked "->" where they differ) and the output layouts.
+bool log_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("SKIFF_DIST_LOG");
+    return v != nullptr && *v != '\0' && std::string(v) != "0";
+  }();
+  return on;
+}
+
+void log_op(const std::string& name, const std::vector<DistTensorSpec>& specs,
+            const SpmdInfo& info) {
+  std::string line = "skiff dist: " + name + " (";
+  for (size_t i = 0; i < specs.size(); ++i) {
+    line += (i ? ", " : "") + specs[i].dist_attr.to_string();
+    if (i < info.inputs.size() && !(info.inputs[i] == specs[i].dist_attr)) {
+      line += " -> " + info.inputs[i].to_string();
+    }
+  }
+  line += ") = (";
+  for (size_t o = 0; o < info.outputs.size(); ++o) {
+    line += (o ? ", " : "") + info.outputs[o].to_string();
+  }
+  std::cerr << line + ")\n";
 }
 
 // Cache key: op and mesh, then per input its dims_mapping, partial axes and global shape (the
@@ -272,6 +300,14 @@ void dist_kernel(OpCall& call, void*) {
                         std::vector<Placement>(mesh.ndim(), Placement::replicate()), rank);
       }
       const DistTensor* d = as_dist(t);
+      if (d->dist_attr().is_partial()) {  // reduced once already: use that (Note [Partial
+        // reductions are memoized], dist_tensor.h), so a later reader reduces nothing again
+        DistAttr plain(d->process_mesh(), d->dist_attr().dims_mapping());
+        if (auto memo = d->reduced(plain)) {
+          t = Tensor(std::make_shared<DistTensor>(d->dims(), plain, *memo, d->rank()));
+          d = as_dist(t);
+        }
+      }
       SKIFF_ENFORCE(d->process_mesh() == mesh, kUnimplemented, name, "inputs",
                     str("every input on the mesh ", mesh.to_string()),
                     str("an input on ", d->process_mesh().to_string()));
@@ -293,6 +329,7 @@ void dist_kernel(OpCall& call, void*) {
     }
     info = it->second;
   }
+  if (log_enabled()) log_op(name, specs, info);
   // Reshard the inputs and run the dense op on the local values.
   TensorLists local = dist_inputs;
   size_t i = 0;
@@ -381,11 +418,25 @@ Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
   return reshard(g, want, ctx.get());
 }
 
+// linear_weight_grad's row order (vjp_helpers.h): the leading dims sharded on some mesh axis
+// first, in order, then the others.
+std::vector<int64_t> sharded_dims_first(const Tensor& x) {
+  const auto& m = as_dist(x)->dist_attr().dims_mapping();
+  std::vector<int64_t> order;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t d = 0; d + 1 < m.size(); ++d) {
+      if ((m[d] != spmd::kReplicated) == (pass == 0)) order.push_back(static_cast<int64_t>(d));
+    }
+  }
+  return order;
+}
+
 }  // namespace
 
 void enable_dist_mode() {
   static std::once_flag once;
   std::call_once(once, [] {
+    set_flatten_order_for_kind(TensorKind::kDist, &sharded_dims_first);
     autograd::set_detach_for_kind(TensorKind::kDist, &detach_dist);
     autograd::set_leaf_grad_for_kind(TensorKind::kDist, &leaf_grad_dist);
     dispatch::enable_everywhere(g_mode);

@@ -135,7 +135,13 @@ Tensor reshard(const Tensor& t, const spmd::DistAttr& dst, CommContext* ctx) {
   if (!src->in_mesh()) {
     return Tensor(std::make_shared<DistTensor>(src->dims(), dst, src->local_value(), src->rank()));
   }
+  // Note [Partial reductions are memoized] (dist_tensor.h): a second reshard of one Partial
+  // value to the same layout reuses the first's result and communicates nothing.
+  if (auto memo = src->reduced(dst)) {
+    return Tensor(std::make_shared<DistTensor>(src->dims(), dst, *memo, src->rank()));
+  }
   DenseTensor local = Planner(*src, ctx).run(src->placements(), dst.placements());
+  if (src->dist_attr().is_partial()) src->remember_reduced(dst, local);
   return Tensor(std::make_shared<DistTensor>(src->dims(), dst, local, src->rank()));
 }
 

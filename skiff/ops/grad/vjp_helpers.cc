@@ -236,11 +236,31 @@ Tensor dot_grad(const Tensor& grad, const Tensor& other) {
   return multiply(grad.rank() < other.rank() ? unsqueeze(grad, {-1}) : grad, other);
 }
 
+namespace {
+FlattenOrderFn g_dist_flatten_order = nullptr;
+}  // namespace
+
+void set_flatten_order_for_kind(TensorKind kind, FlattenOrderFn fn) {
+  if (kind == TensorKind::kDist) g_dist_flatten_order = fn;
+}
+
 Tensor linear_weight_grad(const Tensor& grad, const Tensor& x, const Tensor& weight) {
   const int64_t in = weight.dims()[0], out = weight.dims()[1];
   int64_t rows = 1;
   for (int i = 0; i + 1 < x.rank(); ++i) rows *= x.dims()[i];
-  return matmul(reshape_exact(x, {rows, in}), reshape_exact(grad, {rows, out}), true, false);
+  Tensor xs = x, gs = grad;
+  if (x.rank() > 2 && grad.rank() == x.rank() && x.kind() == TensorKind::kDist &&
+      g_dist_flatten_order != nullptr) {
+    std::vector<int64_t> perm = g_dist_flatten_order(x);
+    perm.push_back(x.rank() - 1);
+    std::vector<int64_t> identity(perm.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    if (perm != identity) {
+      xs = transpose(x, perm);
+      gs = transpose(grad, perm);
+    }
+  }
+  return matmul(reshape_exact(xs, {rows, in}), reshape_exact(gs, {rows, out}), true, false);
 }
 
 Tensor softmax_grad(const Tensor& grad, const Tensor& out, int64_t axis) {

@@ -51,6 +51,13 @@ Tensor matmul_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool tr
 Tensor dot_grad(const Tensor& grad, const Tensor& other);
 Tensor linear_weight_grad(const Tensor& grad, const Tensor& x, const Tensor& weight);
 
+/// The order in which linear_weight_grad flattens the leading dims of x (and grad) of a tensor
+/// kind into rows: a permutation of [0, x.rank() - 1). A DistTensor puts its sharded dims first,
+/// so the merged rows stay sharded ([s, b/dp, h] flattens as [b/dp * s, h], not gathered over
+/// dp); the rows' order does not change dW, a sum over them. Identity for other kinds.
+using FlattenOrderFn = std::vector<int64_t> (*)(const Tensor& x);
+void set_flatten_order_for_kind(TensorKind kind, FlattenOrderFn fn);
+
 // LAPACK ops (lapack_grads.cc). Square-matrix rules assume x invertible where they invert it.
 Tensor det_grad(const Tensor& grad, const Tensor& x, const Tensor& out);
 /// grad is [2, *]: only its log|det| row (row 1) reaches x; the sign is piecewise constant.

@@ -5,6 +5,9 @@ model and optimizer made distributed from a config, through shard_layer and shar
             "mp_config": {"parallelize_plan": {"fc1": dist.ColWiseParallel(),
                                                "fc2": dist.RowWiseParallel()}}}
 
+A plan value may be a list of entries applied in order ({"embed": [dist.ColWiseParallel(),
+dist.SequenceParallelBegin()]}); the sequence-parallel entries are in sequence_parallel.py.
+
 The mesh (argument, else the one set_mesh gave) names its data-parallel dim "dp" and its
 model-parallel dim "mp". A plan key is a sublayer name (a regular expression matched against
 the full name) or a parameter name ending in "weight" or "bias". Parameters no plan names are
@@ -110,22 +113,30 @@ class RowWiseParallel(PlanBase):
 
 
 def _plan_fn(plan):
-    """shard_fn for shard_layer from {pattern or parameter name: plan}."""
+    """shard_fn for shard_layer from {pattern or parameter name: plan or list of plans}; the
+    plans of one key apply in list order."""
+    plans = {}
     for key, p in plan.items():
-        if not isinstance(key, str) or not isinstance(p, PlanBase):
+        entries = list(p) if isinstance(p, (list, tuple)) else [p]
+        if not isinstance(key, str) or not entries or \
+                not all(isinstance(e, PlanBase) for e in entries):
             raise _errors.InvalidType(f"parallelize: parallelize_plan expected str keys and "
-                                      f"ColWiseParallel/RowWiseParallel values, got {key!r}: "
-                                      f"{type(p).__name__}")
+                                      f"plan values (ColWiseParallel, RowWiseParallel, "
+                                      f"SequenceParallel*, or a list of them), got {key!r}: "
+                                      f"{p!r}")
+        plans[key] = entries
 
     def shard_fn(name, layer, mesh):
-        for key, p in plan.items():
+        for key, entries in plans.items():
             if key.endswith(("weight", "bias")) and "." in key:
                 owner, param = key.rsplit(".", 1)
                 if re.fullmatch(owner, name):
-                    p.apply(layer, mesh, [param])
+                    for p in entries:
+                        p.apply(layer, mesh, [param])
             elif re.fullmatch(key, name):
-                p.apply(layer, mesh, [n for n in ("weight", "bias")
-                                      if getattr(layer, n, None) is not None])
+                for p in entries:
+                    p.apply(layer, mesh, [n for n in ("weight", "bias")
+                                          if getattr(layer, n, None) is not None])
     return shard_fn
 
 
