@@ -320,7 +320,7 @@ int fold_params(jit::CapturedProgram& p) {
   }
   sub.params = p.params;
   ir::PassManager lower(sub.context.get());
-  lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  ops::ir_bridge::add_lowering(lower);
   lower.run(*sub.program);
   std::vector<DenseTensor> values = executor::Executor(sub).run({});
   SKIFF_CHECK(values.size() == frontier.size());

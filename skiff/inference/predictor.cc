@@ -264,7 +264,7 @@ Predictor::Predictor(const Config& config) {
   }
   run_passes(p, passes, debug);
   ir::PassManager lower(p.context.get());
-  lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  ops::ir_bridge::add_lowering(lower);
   lower.run(*p.program);
   if (debug) debug("lower-to-kernel", p.program->print());
   model->times.passes = seconds_since(t1);

@@ -1,7 +1,7 @@
-// RUN: --passes=lower-to-kernel
-// Every op.* op becomes a kernel.call keyed by (backend, kernel dtype); the promoted int32 input
-// of add gets an explicit cast call; inputs and parameters become placed tensors, the constant
-// is placed by kernel.transfer; vec values follow their elements.
+// RUN: --passes=assign-places,lower-to-kernel
+// After assign-places (the default place, cpu): every op.* op becomes a kernel.call keyed by
+// (the backend of its results' place, kernel dtype); the promoted int32 input of add gets an
+// explicit cast call on the same place; the placed types stay as assign-places made them.
 // CHECK: %0 = op.data {dtype = i32, name = "i", shape = [-1, 4]} : () -> !kernel.dense<cpu, tensor<?x4xi32>>
 // CHECK-NEXT: %1 = builtin.parameter {name = "w"} : () -> !kernel.dense<cpu, tensor<4x4xf32>>
 // CHECK-NEXT: %2 = builtin.constant {value = 1.5} : () -> tensor<4xf32>
@@ -24,12 +24,22 @@ builtin.module {
 }
 
 // -----
-// RUN: --passes=lower-to-kernel
+// RUN: --passes=assign-places,lower-to-kernel
 // An op without a CPU kernel for its dtype fails at lowering time, before anything runs.
 // CHECK-ERROR: op.maximum
-// CHECK-ERROR: kernel' expected a cpu kernel for bool, got cpu kernels for:
+// CHECK-ERROR: kernel' expected a cpu kernel for bool on cpu, got cpu kernels for:
 builtin.module {
   %i = op.data {dtype = bool, name = "i", shape = [2, 2]} : () -> tensor<2x2xbool>
   %m = op.maximum(%i, %i) : (tensor<2x2xbool>, tensor<2x2xbool>) -> tensor<2x2xbool>
   builtin.shadow_output(%m) {name = "m"} : (tensor<2x2xbool>) -> ()
+}
+
+// -----
+// RUN: --passes=lower-to-kernel
+// Lowering reads places and never assumes one: an unplaced program is refused.
+// CHECK-ERROR: (PreconditionNotMet) lower-to-kernel: argument 'result' expected a placed tensor (run assign-places first), got 'op.data'
+builtin.module {
+  %i = op.data {dtype = f32, name = "i", shape = [2]} : () -> tensor<2xf32>
+  %r = op.relu(%i) : (tensor<2xf32>) -> tensor<2xf32>
+  builtin.shadow_output(%r) {name = "r"} : (tensor<2xf32>) -> ()
 }

@@ -1,4 +1,4 @@
-// RUN: --passes=lower-to-kernel
+// RUN: --passes=assign-places,lower-to-kernel
 // Ops inside cf.if and cf.while regions are lowered like top-level ones (kernel calls, casts,
 // transfers of constants); the cf ops stay, with placed result and block argument types.
 // CHECK: %2 = cf.if(%1) : (!kernel.dense<cpu, tensor<bool>>) -> !kernel.dense<cpu, tensor<?x4xf32>> {

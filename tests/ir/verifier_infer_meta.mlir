@@ -54,7 +54,7 @@ builtin.module {
 }
 // -----
 // A valid program still lowers and verifies after lower-to-kernel.
-// RUN: --passes=lower-to-kernel
+// RUN: --passes=assign-places,lower-to-kernel
 // CHECK: kernel.call
 builtin.module {
   %x = op.data {dtype = f32, name = "x", shape = [2, 3]} : () -> tensor<2x3xf32>

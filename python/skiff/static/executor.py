@@ -24,9 +24,26 @@ def _as_list(x):
     return [x]
 
 
+_NP_DTYPES = {}  # dtype name -> numpy dtype (None: numpy has none, e.g. bfloat16)
+
+
+def _np_dtype(name):
+    if name not in _NP_DTYPES:
+        try:
+            _NP_DTYPES[name] = np.dtype(name)
+        except TypeError:
+            _NP_DTYPES[name] = None
+    return _NP_DTYPES[name]
+
+
 def _feed_tensor(program, name, value):
     """`value` as a Tensor for input `name`, after checking its dtype and shape."""
     shape, dtype, _ = program._data[name]
+    if type(value) is np.ndarray and value.dtype == _np_dtype(dtype.name) \
+            and len(value.shape) == len(shape) \
+            and all(s == -1 or s == g for s, g in zip(shape, value.shape)):
+        # The common case, checked without building names (every run pays for this).
+        return _C.to_tensor(np.ascontiguousarray(value), None, None, True)
     if isinstance(value, Tensor):
         if value.is_symbolic:
             raise TypeError(f"Executor.run: feed '{name}' expected data (a numpy array or a "
@@ -88,6 +105,7 @@ class Executor:
     def __init__(self, place=None):
         self.place = place
         self._cache = {}
+        self._lr_written = {}  # id(lr tensor) -> (tensor, the value last written into it)
 
     def close(self):
         self._cache.clear()
@@ -136,7 +154,7 @@ class Executor:
                                  f"in feed (fed: {sorted(feed)})")
         with outside_programs():  # feeding and the lr refresh are eager work
             feeds = [_feed_tensor(program, name, feed[name]) for name in compiled.inputs]
-            self._before_run(program)
+            self._before_run(program, self._lr_written)
             outs = dict(zip(compiled.outputs, compiled.run(feeds)))
         results = [outs[f"fetch{i}"] if t.is_symbolic else t for i, t in enumerate(targets)]
         if return_numpy:
@@ -156,12 +174,17 @@ class Executor:
         return f
 
     @staticmethod
-    def _before_run(program):
+    def _before_run(program, written):
         if program._initializers and program.random_seed:
             _C.seed(program.random_seed % (1 << 64))
         for opt, lr in program._lr_vars:
+            value = float(opt.get_lr())
+            last = written.get(id(lr))
+            if last is not None and last[0] is lr and last[1] == value:
+                continue  # unchanged since this executor wrote it (no scheduler step)
             from ..nn._assign import assign_into
-            assign_into(lr, _C.ops.full([], float(opt.get_lr()), lr.dtype))
+            assign_into(lr, _C.ops.full([], value, lr.dtype))
+            written[id(lr)] = (lr, value)
 
 
 class _Var:

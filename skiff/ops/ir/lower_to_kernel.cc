@@ -1,5 +1,6 @@
 #include "skiff/ops/ir/lower_to_kernel.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,7 +9,9 @@
 #include "skiff/ir/core/interfaces.h"
 #include "skiff/ir/dialects/builtin.h"
 #include "skiff/ir/dialects/kernel.h"
+#include "skiff/ops/ir/assign_places.h"
 #include "skiff/ops/ir/convert.h"
+#include "skiff/ops/ir/kernel_call.h"
 #include "skiff/ops/ir/op_bridge.h"
 #include "skiff/ops/kernel_registry.h"
 
@@ -16,31 +19,52 @@ namespace skiff::ops::ir_bridge {
 
 namespace {
 
-const ir::Place kCpu{"cpu", -1};
-
-ir::Type placed(ir::IrContext* ctx, ir::Type t) {
-  if (auto tt = t.dyn_cast<ir::TensorType>()) return ir::DenseTensorOnPlaceType::get(ctx, kCpu, tt);
-  if (auto vt = t.dyn_cast<ir::VectorType>()) {
-    std::vector<ir::Type> elems;
-    for (ir::Type e : vt.elements()) elems.push_back(placed(ctx, e));
-    return ir::VectorType::get(ctx, elems);
-  }
-  return t;
-}
-
 ir::TensorType tensor_of(ir::Type t) {
   if (auto p = t.dyn_cast<ir::DenseTensorOnPlaceType>()) return p.tensor();
   return t.dyn_cast<ir::TensorType>();
 }
 
-void check_kernel(ir::Operation* op, const OpSchema& s, DType dtype) {
-  if (KernelRegistry::global().find(s.id, Backend::kCPU, dtype)) return;
+// The place of a placed tensor or of a vec's first element; none for anything else.
+std::optional<ir::Place> place_of(ir::Type t) {
+  if (auto p = t.dyn_cast<ir::DenseTensorOnPlaceType>()) return p.place();
+  if (auto vt = t.dyn_cast<ir::VectorType>()) {
+    for (ir::Type e : vt.elements()) {
+      if (auto p = place_of(e)) return p;
+    }
+  }
+  return std::nullopt;
+}
+
+// Lowering reads places; assign-places writes them.
+void check_placed(ir::Operation* op, ir::Type t, const char* what) {
+  const bool unplaced = t.isa<ir::TensorType>() ||
+                        (t.isa<ir::VectorType>() && !t.cast<ir::VectorType>().elements().empty() &&
+                         !place_of(t));
+  SKIFF_ENFORCE(!unplaced, kPrecondition, "lower-to-kernel", what,
+                "a placed tensor (run assign-places first)",
+                str(op->describe(), ": ", ir::to_string(t)));
+}
+
+// The place an op computes on: that of its results (assign-places gave every result one).
+ir::Place op_place(ir::Operation* op) {
+  for (ir::Value r : op->results()) {
+    check_placed(op, r.type(), "result");
+    if (auto p = place_of(r.type())) return *p;
+  }
+  SKIFF_THROW(kPrecondition, "lower-to-kernel", "op", "an op with a placed tensor result",
+              op->describe());
+}
+
+void check_kernel(ir::Operation* op, const OpSchema& s, const Place& place, DType dtype) {
+  const Backend backend = backend_of(place);
+  if (KernelRegistry::global().find(s.id, backend, dtype)) return;
   std::string have;
   for (const auto& k : KernelRegistry::global().kernels_of(s.id)) {
-    if (k.backend == Backend::kCPU) have += str(have.empty() ? "" : ", ", dtype_name(k.dtype));
+    if (k.backend == backend) have += str(have.empty() ? "" : ", ", dtype_name(k.dtype));
   }
-  SKIFF_THROW(kNotFound, op->describe(), "kernel", str("a cpu kernel for ", dtype_name(dtype)),
-              str("cpu kernels for: ", have.empty() ? "none" : have));
+  SKIFF_THROW(kNotFound, op->describe(), "kernel",
+              str("a ", backend_name(backend), " kernel for ", dtype_name(dtype), " on ", place),
+              str(backend_name(backend), " kernels for: ", have.empty() ? "none" : have));
 }
 
 class LowerToKernelPass : public ir::Pass {
@@ -57,34 +81,21 @@ class LowerToKernelPass : public ir::Pass {
     int64_t calls = 0, casts = 0;
     for (ir::Operation* op : ops) {
       std::string_view name = op->name();
-      if (op->num_regions() > 0) {
-        // Control flow stays; its results and block arguments become placed tensors.
-        for (ir::Value r : op->results()) r.set_type(placed(ctx, r.type()));
-        for (uint32_t i = 0; i < op->num_regions(); ++i) {
-          for (ir::Block* blk : op->region(i)) {
-            for (ir::Value a : blk->args()) a.set_type(placed(ctx, a.type()));
-          }
-        }
-        continue;
-      }
-      if (name == ir::ConstantOp::kName) {
-        b.set_insertion_point_after(op);
-        b.set_loc(op->loc());
-        ir::Value c = op->result(0);
-        ir::Operation* t = ir::TransferOp::build(b, c, kCpu).operation();
-        c.replace_uses_if(t->result(0), [t](ir::OpOperand& u) { return u.owner() != t; });
-        continue;
-      }
-      if (name.substr(0, 3) != "op." || name == "op.data") {
-        // data, parameters, combine/split: the same op on placed types.
-        for (ir::Value r : op->results()) r.set_type(placed(ctx, r.type()));
+      // Control flow, data, parameters, constants' transfers, combine/split: they stay, on the
+      // types assign-places gave them (constants themselves are host data).
+      if (op->num_regions() > 0 || name.substr(0, 3) != "op." || name == "op.data") {
+        if (name == ir::ConstantOp::kName) continue;
+        for (ir::Value r : op->results()) check_placed(op, r.type(), "result");
         continue;
       }
       const OpSchema* s = schema_of(op);
       SKIFF_ENFORCE(s != nullptr, kUnimplemented, "lower-to-kernel", "op",
                     "an op with a kernel (fused ops get kernels later)", op->describe());
       const DType dtype = kernel_dtype(op);
-      check_kernel(op, *s, dtype);
+      const ir::Place place = op_place(op);
+      const Place device = to_place(place);
+      const std::string backend = backend_name(backend_of(device));
+      check_kernel(op, *s, device, dtype);
       b.set_insertion_point(op);
       b.set_loc(op->loc());
       std::vector<ir::Value> operands = op->operands();
@@ -92,23 +103,23 @@ class LowerToKernelPass : public ir::Pass {
       for (size_t k = 0; k < operands.size(); ++k) {
         ir::TensorType t = operands[k] ? tensor_of(operands[k].type()) : ir::TensorType();
         if (!(promote >> k & 1) || !t || from_ir(t.dtype()) == dtype) continue;
-        ir::Type out = placed(ctx, t.with_dtype(to_ir(dtype)));
+        ir::Type out = ir::DenseTensorOnPlaceType::get(
+            ctx, place_of(operands[k].type()).value_or(place), t.with_dtype(to_ir(dtype)));
         std::vector<ir::NamedAttribute> attrs = {b.named("dtype", b.dtype_attr(to_ir(dtype)))};
         ir::Value in = operands[k];
         operands[k] = ir::KernelCallOp::build(b, "op.cast", "cast",
-                                              ir::KernelKeyAttr::get(ctx, "cpu", t.dtype()),
+                                              ir::KernelKeyAttr::get(ctx, backend, t.dtype()),
                                               {&in, 1}, {&out, 1}, std::move(attrs))
                           .operation()
                           ->result(0);
         ++casts;
       }
-      std::vector<ir::Type> results;
-      for (ir::Value r : op->results()) results.push_back(placed(ctx, r.type()));
+      std::vector<ir::Type> results = op->result_types();
       const auto* ks = op->info()->interface<ir::KernelSelectInterface>();
       std::string kernel = ks ? ks->kernel_name : s->name;
       std::vector<ir::NamedAttribute> attrs = op->attrs();
       ir::Operation* call =
-          ir::KernelCallOp::build(b, name, kernel, ir::KernelKeyAttr::get(ctx, "cpu", to_ir(dtype)),
+          ir::KernelCallOp::build(b, name, kernel, ir::KernelKeyAttr::get(ctx, backend, to_ir(dtype)),
                                   operands, results, std::move(attrs))
               .operation();
       op->replace_all_uses_with(call->results());
@@ -126,11 +137,20 @@ std::unique_ptr<ir::Pass> create_lower_to_kernel_pass() {
   return std::make_unique<LowerToKernelPass>();
 }
 
+void add_lowering(ir::PassManager& pm, std::optional<Place> place) {
+  pm.add_pass(place ? create_assign_places_pass(*place) : create_assign_places_pass());
+  pm.add_pass(create_lower_to_kernel_pass());
+}
+
 void register_lowering_pass() {
   ir::PassRegistry& r = ir::PassRegistry::global();
   if (r.contains("lower-to-kernel")) return;
-  r.add("lower-to-kernel", "op dialect -> kernel dialect (CPU): kernel keys, casts, placed types",
+  r.add("lower-to-kernel", "op dialect -> kernel dialect: kernel keys and casts on placed types",
         create_lower_to_kernel_pass);
+  if (!r.contains("assign-places")) {
+    r.add("assign-places", "places every tensor value on the default place (constants by transfer)",
+          [] { return create_assign_places_pass(); });
+  }
 }
 
 }  // namespace skiff::ops::ir_bridge

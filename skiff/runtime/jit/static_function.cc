@@ -37,7 +37,10 @@ CompiledProgram::CompiledProgram(CapturedProgram p, executor::ExecutorOptions op
   simplify.run(*program_.program);
   if (in_place_updates_) write_updates_in_place(program_);
   ir::PassManager lower(program_.context.get());
-  lower.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  // On the place of the program's parameters (where a device's model lives), else the default.
+  std::optional<Place> place;
+  if (!program_.params.empty()) place = program_.params.front().second.place();
+  ops::ir_bridge::add_lowering(lower, place);
   lower.run(*program_.program);
   exec_ = std::make_unique<executor::Executor>(program_, options);
   for (const std::string& name : program_.outputs) {

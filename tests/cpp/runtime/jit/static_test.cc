@@ -10,6 +10,7 @@
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/passes/pass.h"
 #include "skiff/ops/generated/api.h"
+#include "skiff/ops/generated/dense/all.h"
 #include "skiff/ops/inplace.h"
 #include "skiff/ops/ir/lower_to_kernel.h"
 #include "skiff/ops/kernel_registry.h"
@@ -102,7 +103,7 @@ int check_every_op(bool lowered) {
         jit::CapturedProgram p = jit::capture(fn, specs);
         if (lowered) {
           ir::PassManager pm(p.context.get());
-          pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+          ops::ir_bridge::add_lowering(pm);
           pm.run(*p.program);
         }
         executor::Executor exec(p);
@@ -347,7 +348,7 @@ TEST(StaticCapture, LoweredProgramRunsToTheSameValues) {
   jit::CapturedProgram p = jit::capture(step, specs);
   jit::CapturedProgram q = jit::capture(step, specs);
   ir::PassManager pm(q.context.get());
-  pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  ops::ir_bridge::add_lowering(pm);
   pm.run(*q.program);
   EXPECT_EQ(q.program->print().find("= op.matmul("), std::string::npos);
   EXPECT_NE(q.program->print().find("kernel.call"), std::string::npos);
@@ -539,7 +540,7 @@ TEST(Executor, RefusesAParameterThatNoLongerFitsItsType) {
       [&](const std::vector<Tensor>& in) { return std::vector<Tensor>{matmul(in[0], w)}; },
       {{{4, 3}, DType::kFloat32, "x"}});
   ir::PassManager pm(p.context.get());
-  pm.add_pass(ops::ir_bridge::create_lower_to_kernel_pass());
+  ops::ir_bridge::add_lowering(pm);
   pm.run(*p.program);
   executor::Executor exec(p);
   DenseTensor x = random_tensor(Dims{4, 3}, DType::kFloat32, Domain::kAny, rng);
@@ -559,6 +560,40 @@ TEST(Executor, RefusesAParameterThatNoLongerFitsItsType) {
           << e.what();
     }
   }
+}
+
+// Programs carry their place: assign-places on a device without kernels makes lowering fail with
+// NotFound naming the op and the place, before anything runs; on the CPU the same program
+// lowers to cpu keys and runs.
+TEST(Executor, AProgramPlacedWhereNoKernelsExistIsRefusedAtLowering) {
+  register_custom_device_type("nokernels");
+  auto capture_relu = [] {
+    return jit::capture(
+        [](const std::vector<Tensor>& in) { return std::vector<Tensor>{relu(in[0])}; },
+        {{{2, 3}, DType::kFloat32, "x"}});
+  };
+  jit::CapturedProgram p = capture_relu();
+  ir::PassManager pm(p.context.get());
+  ops::ir_bridge::add_lowering(pm, Place::custom("nokernels", 0));
+  try {
+    pm.run(*p.program);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kNotFound);
+    EXPECT_NE(std::string(e.what()).find("'op.relu'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected a nokernels kernel for float32 on "
+                                         "nokernels:0, got nokernels kernels for: none"),
+              std::string::npos)
+        << e.what();
+  }
+  jit::CapturedProgram q = capture_relu();
+  ir::PassManager cpu(q.context.get());
+  ops::ir_bridge::add_lowering(cpu, Place::cpu());
+  cpu.run(*q.program);
+  EXPECT_NE(q.program->print().find("#kernel.key<cpu, f32, any>"), std::string::npos);
+  std::mt19937_64 rng(6);
+  DenseTensor x = random_tensor(Dims{2, 3}, DType::kFloat32, Domain::kAny, rng);
+  EXPECT_TRUE(same_values(executor::Executor(q).run({x})[0], ops::dense::relu(x)));
 }
 
 TEST(Executor, ErrorsNameTheProblem) {
