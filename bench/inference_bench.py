@@ -5,11 +5,11 @@ sitting with alternating rounds (the machine is shared; the ratios are the measu
 The model is the peer's (../shared/bench/PEERS.md: vocab 4096, dim 256, 4 layers, 4 heads,
 SwiGLU 688, untied head; 5.26 M parameters), built from examples/llama/model.py with random
 weights. Per round:
-- forward B=1 T=256: Skiff eager under no_grad, the predictor (float32 and weight-only int8)
-  on a `jit.save`d forward, torch under inference_mode (peer_torch.py llama);
+- forward B=1 T=256: Skiff eager under no_grad, the predictor (float32, bfloat16 matmuls and
+  weight-only int8) on a `jit.save`d forward, torch under inference_mode (peer_torch.py llama);
 - greedy decode, prompt 128 tokens -> +128, prefill counted (peer_torch.py's measure): the C++
-  generator (build/bin/llama_generate on export.py's prefill/decode programs) in float32 and
-  int8, against torch's KV-cache decode;
+  generator (build/bin/llama_generate on export.py's prefill/decode programs) in the same three
+  precisions, against torch's KV-cache decode;
 - serving: forward runs per second of 1 predictor on 1 thread against N clones on N threads
   (one math thread each);
 - load time of the saved forward, and its planned against measured peak of run buffers.
@@ -99,10 +99,15 @@ def _prepare(work):
         f.write(prompt)
 
 
-def _predictor(paddle_infer, work, int8=False, threads=None):
+PRECISIONS = {"fp32": "float32", "bf16": "bfloat16 matmuls", "int8": "weight-only int8"}
+
+
+def _predictor(paddle_infer, work, precision="fp32", threads=None):
     config = paddle_infer.Config(os.path.join(work, "forward.pdmodel"),
                                  os.path.join(work, "forward.pdiparams"))
-    config.enable_weight_only_int8(int8)
+    config.enable_weight_only_int8(precision == "int8")
+    if precision == "bf16":
+        config.enable_mkldnn_bfloat16()
     if threads is not None:
         config.set_cpu_math_library_num_threads(threads)
     t0 = time.perf_counter()
@@ -147,11 +152,12 @@ def _serving(paddle_infer, work, ids, clones, seconds=1.5):
     return sum(counts) / (time.perf_counter() - t0)
 
 
-def _generate(work, int8, threads):
+def _generate(work, precision, threads):
     with open(os.path.join(work, "prompt.txt"), encoding="utf-8") as f:
         prompt = f.read()
     cmd = [GENERATOR, os.path.join(work, "serve"), "--prompt", prompt, "--greedy",
-           "--max-new-tokens", str(NEW), "--threads", str(threads)] + (["--int8"] if int8 else [])
+           "--max-new-tokens", str(NEW), "--threads", str(threads)]
+    cmd += {"fp32": [], "bf16": ["--bf16"], "int8": ["--int8"]}[precision]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"llama_generate failed ({r.returncode}): {r.stderr[-2000:]}")
@@ -177,9 +183,8 @@ def run_skiff(work, threads):
     with paddle.no_grad():
         res["eager_fwd_ms"] = 1e3 * timeit(lambda: model(x))
         eager_logits = model(x).numpy()
-    for int8 in (False, True):
-        p, load_s = _predictor(paddle_infer, work, int8, threads)
-        key = "int8" if int8 else "fp32"
+    for key in PRECISIONS:
+        p, load_s = _predictor(paddle_infer, work, key, threads)
 
         def run():
             _feed(p, ids)
@@ -191,7 +196,7 @@ def run_skiff(work, threads):
         res[f"pred_{key}_load_s"] = load_s
         res[f"pred_{key}_planned_mib"] = p.planned_peak_bytes() / 2**20
         res[f"pred_{key}_measured_mib"] = p.measured_peak_bytes() / 2**20
-        gen = _generate(work, int8, threads)
+        gen = _generate(work, key, threads)
         res[f"gen_{key}_tok_s"] = gen["tok_s"]
         res[f"gen_{key}_ms_token"] = gen["ms_token"]
         res["prompt_tokens"] = gen["prompt_tokens"]
@@ -265,19 +270,20 @@ def main():
     print("|---|---|---|---|")
     print(f"| forward B=1 T={T}, eager | {s['eager_fwd_ms']:.2f} ms | {t['fwd_ms']:.2f} ms | "
           f"{s['eager_fwd_ms'] / t['fwd_ms']:.2f}x time |")
-    for key, label in (("fp32", "float32"), ("int8", "weight-only int8")):
+    for key, label in PRECISIONS.items():
         print(f"| forward B=1 T={T}, predictor {label} | {s[f'pred_{key}_fwd_ms']:.2f} ms | "
               f"{t['fwd_ms']:.2f} ms | {s[f'pred_{key}_fwd_ms'] / t['fwd_ms']:.2f}x time |")
-    for key, label in (("fp32", "float32"), ("int8", "weight-only int8")):
+    for key, label in PRECISIONS.items():
         print(f"| greedy decode +{NEW}, KV cache, C++ generator {label} | "
               f"{s[f'gen_{key}_tok_s']:.0f} tok/s ({s[f'gen_{key}_ms_token']:.2f} ms/token) | "
               f"{t['kv_tok_s']:.0f} tok/s | {s[f'gen_{key}_tok_s'] / t['kv_tok_s']:.2f}x |")
-    print(f"\n- int8 decode against float32 decode: "
-          f"{s['gen_int8_tok_s'] / s['gen_fp32_tok_s']:.2f}x tokens/s")
+    for key in ("bf16", "int8"):
+        print(f"\n- {PRECISIONS[key]} decode against float32 decode: "
+              f"{s[f'gen_{key}_tok_s'] / s['gen_fp32_tok_s']:.2f}x tokens/s")
     print(f"- serving: 1 predictor on 1 thread {s['serve_1_per_s']:.1f} runs/s; {n} clones on "
           f"{n} threads {s[f'serve_{n}_per_s']:.1f} runs/s "
           f"({s[f'serve_{n}_per_s'] / s['serve_1_per_s']:.2f}x)")
-    for key in ("fp32", "int8"):
+    for key in PRECISIONS:
         print(f"- {key}: load {1e3 * s[f'pred_{key}_load_s']:.0f} ms; run buffers planned "
               f"{s[f'pred_{key}_planned_mib']:.1f} MiB, measured "
               f"{s[f'pred_{key}_measured_mib']:.1f} MiB; logits vs eager max abs diff "

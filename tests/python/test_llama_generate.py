@@ -41,9 +41,11 @@ def served(tmp_path_factory):
     return d, model, tok
 
 
-def predictor(d, name, int8=False):
+def predictor(d, name, int8=False, bf16=False):
     config = paddle_infer.Config(str(d / f"{name}.pdmodel"), str(d / f"{name}.pdiparams"))
     config.enable_weight_only_int8(int8)
+    if bf16:
+        config.enable_mkldnn_bfloat16()
     return paddle_infer.create_predictor(config)
 
 
@@ -56,10 +58,10 @@ def run(p, arrays):
     return [p.get_output_handle(n).copy_to_cpu() for n in p.get_output_names()]
 
 
-def cached_logits(d, ids, steps, int8=False):
+def cached_logits(d, ids, steps, int8=False, bf16=False):
     """The logits of prefill on `ids`, then of `steps` greedy decode steps, through the
     predictor; with the tokens chosen."""
-    prefill, decode = predictor(d, "prefill", int8), predictor(d, "decode", int8)
+    prefill, decode = predictor(d, "prefill", int8, bf16), predictor(d, "decode", int8, bf16)
     outs = run(prefill, [np.array([ids], np.int64), np.arange(len(ids), dtype=np.int64)])
     seq, logits = list(ids), [outs[0][0]]
     for _ in range(steps):
@@ -121,6 +123,26 @@ def test_int8_logits_are_the_rounded_weights_logits(served):
     assert "op.weight_only_linear" in program and "op.linear" not in program
 
 
+def test_bf16_logits_are_eager_auto_cast_logits(served):
+    """enable_mkldnn_bfloat16 computes each step as eager auto_cast(O1, bfloat16) does; the
+    caches and logits stay float32."""
+    d, model, tok = served
+    ids = tok.encode("The quick brown")
+    f32, _ = cached_logits(d, ids, 0)
+    got, seq = cached_logits(d, ids, 3, bf16=True)
+    scale = np.abs(f32[0]).max()
+    with paddle.no_grad(), paddle.amp.auto_cast(dtype="bfloat16", level="O1"):
+        for i, logits in enumerate(got):
+            assert logits.dtype == np.float32
+            x = paddle.to_tensor(np.array([seq[:len(ids) + i]], np.int64))
+            want = model(x)[0, -1].astype("float32").numpy()
+            # Same casts, but the cached steps attend in another order than the full forward.
+            np.testing.assert_allclose(logits, want, rtol=0, atol=1e-2 * scale)
+    err = np.abs(got[0] - f32[0]).max()
+    assert 0 < err < 0.05 * scale
+    assert "bf16" in predictor(d, "decode", bf16=True).optimized_program()
+
+
 def generate(*args):
     assert os.path.exists(BIN), f"llama_generate not built at {BIN}"
     return subprocess.run([BIN, *map(str, args)], capture_output=True, text=True, errors="replace",
@@ -180,6 +202,9 @@ def test_cpp_generator_int8_and_max_seq_len(served):
     assert len(tok.encode("The ")) + len(ids) == 48 + 1  # the last token needs no cache slot
     assert "stopped at the model's max_seq_len (48 tokens)" in r.stderr
     assert "int8 weights" in r.stderr
+    r = generate(d, "--prompt", "The ", "--max-new-tokens", 4, "--greedy", "--bf16")
+    assert r.returncode == 0, r.stderr
+    assert "bfloat16 matmuls" in r.stderr
 
 
 def test_cpp_generator_bad_inputs(served, tmp_path):
