@@ -72,23 +72,13 @@ def _prepare(work):
     `work` (once per sitting: every round loads the same files)."""
     paddle, _, Llama, LlamaConfig = _skiff_modules()
     import corpus
-    from export import export_generator
+    from export import export_forward, export_generator
     from tokenizer import ByteBPE
     paddle.seed(0)
     model = Llama(LlamaConfig())
     model.eval()
 
-    class Forward(paddle.nn.Layer):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, ids):
-            return self.m(ids)
-
-    from skiff.static import InputSpec
-    paddle.jit.save(Forward(model), os.path.join(work, "forward"),
-                    input_spec=[InputSpec([1, T], "int64", "ids")])
+    export_forward(model, os.path.join(work, "forward"), 1, T)
     text = corpus.build_corpus(400_000)
     tok = ByteBPE.train(text, model.cfg.vocab_size)
     export_generator(model, tok, os.path.join(work, "serve"))

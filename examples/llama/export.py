@@ -59,6 +59,24 @@ class Decode(nn.Layer):
         return _flat(*self.model.forward_cached(token, position, pairs))
 
 
+class Forward(nn.Layer):
+    """The whole-sequence forward (ids [B, T] -> logits [B, T, V]) as its own program, for
+    serving without a cache (perplexity.py, bench/inference_bench.py)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(ids)
+
+
+def export_forward(model, path, batch, seq_len):
+    """jit.save of Forward for ids [batch, seq_len] (None: any) at `path` (a prefix)."""
+    model.eval()
+    paddle.jit.save(Forward(model), path, input_spec=[InputSpec([batch, seq_len], "int64", "ids")])
+
+
 def cache_specs(cfg, length):
     hd = cfg.dim // cfg.n_heads
     specs = []

@@ -19,10 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import skiff as paddle  # noqa: E402
 import skiff.inference as paddle_infer  # noqa: E402
-from skiff.static import InputSpec  # noqa: E402
 
 from corpus import load_or_build  # noqa: E402
-from export import load_run  # noqa: E402
+from export import export_forward, load_run  # noqa: E402
 
 
 def validation_windows(run_dir, tok, seq_len, batch):
@@ -80,15 +79,6 @@ def predictor_nll(model_dir, batches, int8=False, bf16=False):
     return total
 
 
-class Forward(paddle.nn.Layer):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, ids):
-        return self.model(ids)
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--run", default="runs/llama", help="train.py's run directory")
@@ -106,8 +96,7 @@ def main(argv=None):
     rows = [("eager float32", eager_nll(model, batches)),
             ("eager bfloat16 (auto_cast O1)", eager_nll(model, batches, "bfloat16"))]
     with tempfile.TemporaryDirectory() as d:
-        paddle.jit.save(Forward(model), os.path.join(d, "forward"),
-                        input_spec=[InputSpec([args.batch_size, seq_len], "int64", "ids")])
+        export_forward(model, os.path.join(d, "forward"), args.batch_size, seq_len)
         rows.append(("predictor float32", predictor_nll(d, batches)))
         rows.append(("predictor bfloat16 (enable_mkldnn_bfloat16)",
                      predictor_nll(d, batches, bf16=True)))

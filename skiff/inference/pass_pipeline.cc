@@ -170,10 +170,24 @@ bool castable(DType d) {
 
 }  // namespace
 
-int mixed_precision(jit::CapturedProgram& p, DType dtype) {
+int mixed_precision(jit::CapturedProgram& p, DType dtype, const std::set<std::string>& white,
+                    const std::set<std::string>& black) {
+  SKIFF_ENFORCE(dtype == DType::kBFloat16 || dtype == DType::kFloat16, kInvalidArgument,
+                "mixed precision", "dtype", "bfloat16 or float16", dtype_name(dtype));
+  for (const auto* list : {&white, &black}) {
+    for (const std::string& op : *list) {
+      SKIFF_ENFORCE(ops::find_op_schema(op) != nullptr, kInvalidArgument, "mixed precision",
+                    list == &white ? "white_list" : "black_list", "names of ops",
+                    str("'", op, "', which is no op"));
+      SKIFF_ENFORCE(list == &black || black.count(op) == 0, kInvalidArgument, "mixed precision",
+                    "white_list", "no op also in black_list", op);
+    }
+  }
   amp::AmpState state;
   state.level = amp::Level::kO1;
   state.dtype = dtype;
+  state.white = white;
+  state.black = black;
   ir::IrContext* ctx = p.context.get();
   const ops::OpSchema* cast_schema = ops::find_op_schema("cast");
   SKIFF_CHECK(cast_schema != nullptr);

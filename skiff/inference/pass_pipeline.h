@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,10 @@ int weight_only_quantize(jit::CapturedProgram& p, int bits);
 /// their float operands (float32 if any is). A cast goes wherever a value reaches an op in
 /// another dtype; ops with regions, builtin ops and the program's outputs keep the float32
 /// types they had (Paddle's keep_io_types). Casts of parameters are left for fold-params to
-/// evaluate at load. Returns the number of ops that now run in another dtype.
-int mixed_precision(jit::CapturedProgram& p, DType dtype);
+/// evaluate at load. `white`/`black` add op names (record names: "matmul", "linear") to the
+/// white and black classes, as auto_cast's custom lists do; a name in both, or one that is no
+/// op, is an InvalidArgument error. Returns the number of ops that now run in another dtype.
+int mixed_precision(jit::CapturedProgram& p, DType dtype, const std::set<std::string>& white = {},
+                    const std::set<std::string>& black = {});
 
 }  // namespace skiff::inference

@@ -9,10 +9,13 @@
 
 #include <climits>
 #include <memory>
+#include <set>
 
 #include "skiff/base/error.h"
 #include "skiff/core/float16.h"
 #include "skiff/inference.h"
+#include "skiff/inference/pass_pipeline.h"
+#include "skiff/inference/saved_model.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 
@@ -311,6 +314,21 @@ void bind_inference(py::module_& m) {
         return inf::CreatePredictor(c);
       },
       py::arg("config"));
+  m.def(
+      "convert_program_precision",
+      [](const std::string& prog_file, const std::string& params_file, const std::string& dtype,
+         const std::set<std::string>& white, const std::set<std::string>& black) {
+        inf::SavedModel m = inf::read_saved_model(prog_file, params_file);
+        inf::mixed_precision(m.program, parse_dtype(dtype), white, black);
+        inf::run_passes(m.program, {inf::kFoldParamsPass});
+        py::list params;
+        for (const auto& [name, t] : m.program.params) params.append(py::make_tuple(name, t));
+        return py::make_tuple(m.program.program->print(), params);
+      },
+      py::arg("prog_file"), py::arg("params_file"), py::arg("dtype"), py::arg("white_list"),
+      py::arg("black_list"),
+      "The saved model's program and parameters after the mixed-precision pass and fold-params "
+      "(convert_to_mixed_precision writes them)");
   m.def("get_version", &inf::GetVersion);
   m.def("model_format_version", &inf::GetModelFormatVersion);
 }

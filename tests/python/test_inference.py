@@ -265,6 +265,68 @@ def test_mkldnn_bfloat16_runs_as_eager_auto_cast(mlp):
     np.testing.assert_allclose(got, want32, atol=3e-2)
 
 
+def test_convert_to_mixed_precision_writes_a_bfloat16_model(mlp, tmp_path):
+    layer, prefix = mlp
+    out = str(tmp_path / "mixed")
+    paddle_infer.convert_to_mixed_precision(
+        prefix + ".pdmodel", prefix + ".pdiparams", out + ".pdmodel", out + ".pdiparams",
+        paddle_infer.PrecisionType.Bfloat16, paddle_infer.PlaceType.CPU)
+    # The linear weights are stored in bfloat16: half their bytes.
+    params, _ = _C.load_safetensors(out + ".pdiparams")
+    dtypes = sorted(str(t.dtype) for _, t in params)
+    assert dtypes.count("paddle.bfloat16") == 4, dtypes  # two weights, two biases
+    assert os.path.getsize(out + ".pdiparams") < os.path.getsize(prefix + ".pdiparams")
+    x = _data(4)
+    converted = _predict(paddle_infer.create_predictor(paddle_infer.Config(
+        out + ".pdmodel", out + ".pdiparams")), x)
+    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.enable_mkldnn_bfloat16()
+    np.testing.assert_array_equal(converted, _predict(paddle_infer.create_predictor(config), x))
+    # jit.load reads the converted files too (its outputs stay float32).
+    loaded = paddle.jit.load(out)
+    np.testing.assert_array_equal(loaded(paddle.to_tensor(x)).numpy(), converted)
+    # black_list keeps linear in float32: the float32 model's outputs.
+    kept = str(tmp_path / "kept")
+    paddle_infer.convert_to_mixed_precision(
+        prefix + ".pdmodel", prefix + ".pdiparams", kept + ".pdmodel", kept + ".pdiparams",
+        paddle_infer.PrecisionType.Bfloat16, paddle_infer.PlaceType.CPU, True, {"linear"})
+    assert "bf16" not in open(kept + ".pdmodel").read()
+    np.testing.assert_allclose(_predict(paddle_infer.create_predictor(paddle_infer.Config(
+        kept + ".pdmodel", kept + ".pdiparams")), x), layer(paddle.to_tensor(x)).numpy(),
+        rtol=1e-5, atol=1e-6)
+
+
+def test_convert_to_mixed_precision_bad_arguments(mlp, tmp_path):
+    _, prefix = mlp
+    f = paddle_infer.convert_to_mixed_precision
+    src = (prefix + ".pdmodel", prefix + ".pdiparams")
+    dst = (str(tmp_path / "m.pdmodel"), str(tmp_path / "m.pdiparams"))
+    bf16, cpu = paddle_infer.PrecisionType.Bfloat16, paddle_infer.PlaceType.CPU
+    with pytest.raises(ValueError, match=r"\(InvalidArgument\) convert_to_mixed_precision: "
+                                         r"argument 'mixed_precision' expected"):
+        f(*src, *dst, paddle_infer.PrecisionType.Int8, cpu)
+    with pytest.raises(NotImplementedError, match=r"\(Unimplemented\) .*'backend' expected "
+                                                  r"PlaceType.CPU"):
+        f(*src, *dst, bf16, paddle_infer.PlaceType.GPU)
+    with pytest.raises(NotImplementedError, match=r"'keep_io_types' expected True"):
+        f(*src, *dst, bf16, cpu, False)
+    with pytest.raises(ValueError, match=r"argument 'black_list' expected names of ops, got "
+                                         r"'conv2d_fusion', which is no op"):
+        f(*src, *dst, bf16, cpu, True, {"conv2d_fusion"})
+    with pytest.raises(ValueError, match=r"argument 'white_list' expected no op also in "
+                                         r"black_list, got relu"):
+        f(*src, *dst, bf16, cpu, True, {"relu"}, white_list={"relu"})
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'colour'"):
+        f(*src, *dst, bf16, cpu, colour=1)
+    with pytest.raises(TypeError, match=r"\(InvalidType\) .*'black_list' expected a set"):
+        f(*src, *dst, bf16, cpu, True, "linear")
+    with pytest.raises(ValueError, match=r"must not overwrite the model"):
+        f(*src, *src, bf16, cpu)
+    with pytest.raises(ValueError, match=r"missing\.pdmodel"):
+        f(str(tmp_path / "missing.pdmodel"), src[1], *dst, bf16, cpu)
+    assert not os.path.exists(dst[0]) and not os.path.exists(dst[1])
+
+
 def test_pass_builder_edits_the_pipeline(mlp):
     _, prefix = mlp
     config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")

@@ -15,8 +15,8 @@ enable_onnxruntime log a warning and leave the config on the CPU (use_gpu() is F
 build without those devices does. oneDNN is always Skiff's CPU kernel library, so enable_mkldnn()
 only keeps its fusion passes, which are on by default; disable_mkldnn() drops them.
 enable_mkldnn_bfloat16() converts the model at load (matmul, linear and conv2d in bfloat16, as
-paddle.amp.auto_cast O1 would; inputs and outputs stay float32). convert_to_mixed_precision,
-which writes a converted copy of the files, is not provided yet.
+paddle.amp.auto_cast O1 would; inputs and outputs stay float32); convert_to_mixed_precision
+writes such a converted copy of the files once.
 """
 from .. import _C
 
@@ -30,9 +30,11 @@ PrecisionType = _inf.PrecisionType
 PlaceType = _inf.PlaceType
 DataType = _inf.DataType
 create_predictor = _inf.create_predictor
+from .mixed_precision import convert_to_mixed_precision  # noqa: E402
 
 __all__ = ["Config", "Predictor", "Tensor", "PredictorPool", "PrecisionType", "PlaceType",
-           "DataType", "create_predictor", "get_version", "get_num_bytes_of_data_type"]
+           "DataType", "create_predictor", "get_version", "get_num_bytes_of_data_type",
+           "convert_to_mixed_precision"]
 
 _BYTES = {DataType.FLOAT32: 4, DataType.INT64: 8, DataType.INT32: 4, DataType.UINT8: 1,
           DataType.INT8: 1, DataType.FLOAT16: 2, DataType.BOOL: 1, DataType.FLOAT64: 8,
