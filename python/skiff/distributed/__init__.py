@@ -18,6 +18,8 @@ from .auto_parallel import (  # noqa: F401
     ShardingStage1, ShardingStage2, ShardingStage3, dtensor_from_fn, dtensor_from_local,
     dtensor_to_local, reshard, shard_dataloader, shard_layer, shard_optimizer, shard_tensor,
     unshard_dtensor)
+from .checkpoint import load_state_dict, save_state_dict  # noqa: F401
+from . import checkpoint  # noqa: F401
 from . import launch  # noqa: F401
 from . import fleet  # noqa: F401
 
