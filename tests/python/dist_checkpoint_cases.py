@@ -103,5 +103,63 @@ def mismatched_keys():
     raise SystemExit("no error for mismatched keys")
 
 
+def _build(mesh, mp):
+    from auto_parallel_cases import make_model, mp_shard_fn
+    model = dist.shard_layer(make_model(), mesh, mp_shard_fn(mp) if mp is not None else None)
+    opt = paddle.optimizer.AdamW(learning_rate=0.05, parameters=model.parameters())
+    return model, dist.shard_optimizer(opt)
+
+
+def _train(model, opt, mesh, batch, steps):
+    from auto_parallel_cases import data, loss_of
+    losses = []
+    for step in steps:
+        x, y = data(step)
+        loss = loss_of(model, dist.shard_tensor(x, mesh, batch), dist.shard_tensor(y, mesh, batch))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss.numpy()))
+    return losses
+
+
+def train_and_save_mp2():
+    """The MLP trained 3 AdamW steps on mp2; model and optimizer states saved."""
+    dist.init_parallel_env()
+    mesh = dist.ProcessMesh([0, 1], dim_names=["mp"])
+    model, opt = _build(mesh, 0)
+    _train(model, opt, mesh, [R()], range(3))
+    dist.save_state_dict({"model": model.state_dict(), "opt": opt.state_dict()}, sys.argv[2])
+
+
+def resume_dp2():
+    """A new job on dp2 (the same parameter names) loads train_and_save_mp2's checkpoint into
+    its model and optimizer (Paddle's pattern: load into state_dict()s, then set_state_dict) and
+    trains steps 3-4: losses and parameters equal 5 uninterrupted steps in one process."""
+    from auto_parallel_cases import data, loss_of, make_model
+    dist.init_parallel_env()
+    mesh = dist.ProcessMesh([0, 1], dim_names=["dp"])
+    model, opt = _build(mesh, None)
+    _train(model, opt, mesh, [S(0)], [0])  # makes the optimizer states to load into
+    osd = opt.state_dict()
+    dist.load_state_dict({"model": model.state_dict(), "opt": osd}, sys.argv[2])
+    opt.set_state_dict(osd)
+    got = _train(model, opt, mesh, [S(0)], range(3, 5))
+    ref_model = make_model()
+    ref_opt = paddle.optimizer.AdamW(learning_rate=0.05, parameters=ref_model.parameters())
+    ref = []
+    for step in range(5):
+        x, y = data(step)
+        loss = loss_of(ref_model, paddle.to_tensor(x), paddle.to_tensor(y))
+        loss.backward()
+        ref_opt.step()
+        ref_opt.clear_grad()
+        ref.append(float(loss.numpy()))
+    np.testing.assert_allclose(got, ref[3:], rtol=1e-5, atol=1e-5, err_msg="resumed losses")
+    for (k, v), r in zip(model.state_dict().items(), ref_model.state_dict().values()):
+        np.testing.assert_allclose(dist.unshard_dtensor(v).numpy(), r.numpy(), rtol=1e-5,
+                                   atol=1e-5, err_msg=f"resumed parameter {k}")
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]]()

@@ -1,7 +1,8 @@
 """paddle.distributed.save_state_dict / load_state_dict: a checkpoint saved on 2 ranks (mp2)
 and 4 ranks (dp2 x mp2) loads bit for bit into other placements and meshes (mp2, dp2, mp4) and
-into one process (rank programs in dist_checkpoint_cases.py); the file layout; loading runs no
-code; every bad input with Paddle's class and message."""
+into one process (rank programs in dist_checkpoint_cases.py); training saved on mp2 resumes on
+dp2 as if uninterrupted; the file layout; loading runs no code; every bad input with Paddle's
+class and message."""
 import os
 import pickle
 
@@ -47,6 +48,21 @@ def test_dp2_mp2_to_mp4_to_one_process(tmp_path):
     assert sorted(os.listdir(b)) == ["0.metadata"] + [f"{r}_0.distcp" for r in range(4)]
     load_in_one_process(str(a))
     load_in_one_process(str(b))
+
+
+def test_training_saved_on_mp2_resumes_on_dp2(tmp_path):
+    assert_ok(run_case("train_and_save_mp2", 2, str(tmp_path)))
+    assert_ok(run_case("resume_dp2", 2, str(tmp_path)))
+
+
+def test_set_value_of_a_dist_tensor_writes_its_piece():
+    mesh = dist.ProcessMesh([0], dim_names=["x"])
+    t = dist.shard_tensor(paddle.zeros([2, 3]), mesh, [dist.Shard(1)])
+    v = np.arange(6, dtype="float32").reshape(2, 3)
+    t.set_value(v)
+    assert t.placements == [dist.Shard(1)] and np.array_equal(t.numpy(), v)
+    t.set_value(dist.shard_tensor(paddle.to_tensor(v * 2), mesh, [dist.Replicate()]))
+    assert np.array_equal(t.numpy(), v * 2)
 
 
 def test_ranks_with_mismatched_keys_fail_alike(tmp_path):

@@ -300,7 +300,17 @@ def retain_grads(self):
 
 
 def set_value(self, value):
-    """Writes `value` (a Tensor or array data of this tensor's shape) in place."""
+    """Writes `value` (a Tensor or array data of this tensor's shape) in place; a dist tensor
+    takes its own piece of the value (a dist value resharded to its layout first)."""
+    if _C.dist.is_dist(self):
+        from ..distributed.auto_parallel.api import reshard, shard_tensor
+        mesh, placements = self.process_mesh, self.placements
+        if isinstance(value, _T) and _C.dist.is_dist(value):
+            value = reshard(value, mesh, placements)
+        else:
+            value = shard_tensor(value, mesh, placements)
+        _CPP["set_value"](self._local_value(), value._local_value())
+        return
     _CPP["set_value"](self, value)
 
 
