@@ -9,7 +9,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-dev python3-numpy python3-pytest python3-yaml pybind11-dev
   clang libclang-rt-14-dev
-  libgloo-dev liblapacke-dev libopenblas-dev nlohmann-json3-dev
+  libgloo-dev liblapacke-dev libopenblas-dev nlohmann-json3-dev libkissfft-dev
   python3-pil python3-matplotlib fonts-dejavu-core
   python3-torch
   python3-pip python3-setuptools python3-venv python3-wheel

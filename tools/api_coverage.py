@@ -24,30 +24,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "python", "paddle_api", "paddle_api.json")
 DOC = os.path.join(ROOT, "docs", "API_COVERAGE.md")
 
-_COMPLEX = "complex dtypes are out of scope for now (issue 18)"
 _CUDA = "CUDA-only kernel in Paddle (no CPU implementation to follow)"
-_FFT = "paddle.fft returns complex tensors; waits for complex dtypes"
-_EIG = ("the eigen-decomposition of a general real matrix has complex eigenvalues and "
-        "vectors; waits for complex dtypes (eigh/eigvalsh cover the symmetric case)")
 _LEGACY = "static-graph/legacy API of an older Paddle, removed or replaced in 3.0"
-_COMPLEX_NAMES = ("complex64", "complex128", "complex", "polar", "as_complex", "as_real", "is_complex",
-                  "real", "imag", "conj", "angle", "sgn")
 
 # Names Skiff leaves out on purpose, with the reason. A name listed here that Skiff does export is
 # reported as covered (the list only explains what is absent).
 ABSENT = {
     "paddle": {
-        **{n: _COMPLEX for n in _COMPLEX_NAMES},
         "get_cuda_rng_state": "CUDA RNG state; Skiff has no CUDA generator",
         "set_cuda_rng_state": "CUDA RNG state; Skiff has no CUDA generator",
     },
     "paddle.Tensor": {
-        **{n: _COMPLEX for n in _COMPLEX_NAMES},
         "create_tensor": _LEGACY,
-        "eig": _EIG, "eigvals": _EIG,
     },
-    "paddle.fft": {"*": _FFT},
-    "paddle.linalg": {"fp8_fp8_fp8_dual_gemm_fused": _CUDA, "eig": _EIG, "eigvals": _EIG},
+    "paddle.linalg": {"fp8_fp8_fp8_dual_gemm_fused": _CUDA},
     "paddle.nn.functional": {
         "flashmask_attention": _CUDA, "flash_attn_qkvpacked": _CUDA,
         "flash_attn_varlen_qkvpacked": _CUDA, "sparse_attention": _CUDA,

@@ -19,10 +19,10 @@ from .framework import (  # noqa: F401
     CPUPlace, CUDAPinnedPlace, CUDAPlace, Place, XPUPlace, Tensor, bfloat16, bool, disable_static, dtype, enable_static,
     float16, float32, float64, get_default_dtype, in_dynamic_mode, int8, int16, int32, int64,
     is_compiled_with_cuda, is_floating_point, is_tensor, seed, set_default_dtype, uint8,
-    get_rng_state, set_rng_state, set_printoptions)
+    get_rng_state, set_rng_state, set_printoptions, complex64, complex128)
 from .tensor import *  # noqa: F401,F403
 from .tensor import methods as _methods
-from . import autograd, device, linalg, version  # noqa: F401
+from . import autograd, device, fft, linalg, version  # noqa: F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .device import get_device, set_device  # noqa: F401
 from .device import CustomPlace, is_compiled_with_custom_device  # noqa: F401

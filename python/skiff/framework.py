@@ -18,6 +18,8 @@ float16 = _C.dtype.float16
 bfloat16 = _C.dtype.bfloat16
 float32 = _C.dtype.float32
 float64 = _C.dtype.float64
+complex64 = _C.dtype.complex64
+complex128 = _C.dtype.complex128
 
 Tensor = _C.Tensor
 Place = _C.Place

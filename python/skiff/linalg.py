@@ -3,8 +3,8 @@ a numeric p to it), the LAPACK ops of skiff/ops/yaml/lapack.yaml (inverse, det, 
 triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, lstsq) with Paddle's Python
 signatures and return conventions, and Paddle's compositions over them (lu_unpack, eigvalsh,
 svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef, matrix_exp by scaling and
-squaring) and the checks in front of householder_product and ormqr (orgqr / ormqr records). eig and eigvals return complex
-tensors in Paddle; Skiff has no complex dtype yet, so they are absent."""
+squaring) and the checks in front of householder_product and ormqr (orgqr / ormqr records).
+eig and eigvals (LAPACK geev, complex results) are not built yet."""
 import math
 
 import numpy as np

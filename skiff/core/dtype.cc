@@ -9,12 +9,13 @@ namespace skiff {
 namespace {
 constexpr std::array<std::string_view, kNumDTypes> kNames = {
     "bool",  "int8",    "uint8",    "int16",   "int32",
-    "int64", "float16", "bfloat16", "float32", "float64"};
+    "int64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
 
 // Rank in the promotion lattice; types of equal rank need a special rule.
 int category(DType d) {
   if (d == DType::kBool) return 0;
   if (is_integral(d)) return 1;
+  if (is_complex(d)) return 3;
   return 2;
 }
 }  // namespace
@@ -38,8 +39,13 @@ DType parse_dtype(std::string_view name) {
   if (name == "long") return DType::kInt64;
   SKIFF_THROW(kTypeError, "dtype", "name",
               "one of bool, int8, uint8, int16, int32, int64, "
-              "float16, bfloat16, float32, float64",
+              "float16, bfloat16, float32, float64, complex64, complex128",
               str("'", name, "'"));
+}
+
+void throw_complex_unsupported(DType dtype, std::string_view where) {
+  SKIFF_THROW(kUnimplemented, where, "dtype", "a real dtype (no complex kernel exists here)",
+              dtype);
 }
 
 void throw_undefined_dtype() {
@@ -51,6 +57,14 @@ DType promote_types(DType a, DType b) {
                 "dtype", "defined dtypes", str(a, ", ", b));
   if (a == b) return a;
   const int ca = category(a), cb = category(b);
+  // A complex with a float64 (or complex128) keeps double precision: complex128.
+  if (ca == 3 || cb == 3) {
+    if (a == DType::kComplex128 || b == DType::kComplex128 || a == DType::kFloat64 ||
+        b == DType::kFloat64) {
+      return DType::kComplex128;
+    }
+    return DType::kComplex64;
+  }
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 2) {
     if (is_low_precision(a) && is_low_precision(b)) return DType::kFloat32;  // f16 with bf16

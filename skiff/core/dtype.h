@@ -1,6 +1,7 @@
 // Element types, their names (Paddle's spelling), properties and type promotion.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <ostream>
 #include <string_view>
@@ -20,6 +21,8 @@ enum class DType : uint8_t {
   kBFloat16,
   kFloat32,
   kFloat64,
+  kComplex64,   // two float32: real, imaginary (numpy's and Paddle's layout)
+  kComplex128,  // two float64
   kUndefined,
 };
 
@@ -47,7 +50,10 @@ constexpr int64_t dtype_size(DType dtype) {
       return 4;
     case DType::kInt64:
     case DType::kFloat64:
+    case DType::kComplex64:
       return 8;
+    case DType::kComplex128:
+      return 16;
     case DType::kUndefined:
       return 0;
   }
@@ -63,14 +69,30 @@ constexpr bool is_integral(DType d) {  // bool excluded
          d == DType::kInt64;
 }
 constexpr bool is_low_precision(DType d) { return d == DType::kFloat16 || d == DType::kBFloat16; }
+constexpr bool is_complex(DType d) { return d == DType::kComplex64 || d == DType::kComplex128; }
+/// Dtypes that carry gradients: the floating and the complex ones.
+constexpr bool is_differentiable(DType d) { return is_floating(d) || is_complex(d); }
+/// complex64 -> float32, complex128 -> float64 (the dtype of real/imag/abs); others unchanged.
+constexpr DType complex_to_real(DType d) {
+  return d == DType::kComplex64 ? DType::kFloat32 : d == DType::kComplex128 ? DType::kFloat64 : d;
+}
+/// float64 -> complex128, other dtypes -> complex64 (Paddle's as_complex/complex/fft results).
+constexpr DType real_to_complex(DType d) {
+  if (is_complex(d)) return d;
+  return d == DType::kFloat64 ? DType::kComplex128 : DType::kComplex64;
+}
 
 /// Result type of a binary op between two tensors (Paddle 3 / numpy lattice):
-/// bool < integers < floats; uint8 with int8 gives int16; float16 with bfloat16 gives float32;
+/// bool < integers < floats < complex (float64 with complex64 gives complex128); uint8 with int8
+/// gives int16; float16 with bfloat16 gives float32;
 /// an integer with a float gives the float.
 DType promote_types(DType a, DType b);
 
 /// Kind of a Python/C++ scalar operand, for promotion with a tensor.
 enum class ScalarKind : uint8_t { kBool, kInt, kFloat };
+
+using complex64 = std::complex<float>;
+using complex128 = std::complex<double>;
 
 /// Result type of `tensor op scalar`: the scalar changes the dtype only when it is of a higher
 /// category (an int tensor with a float scalar gives `default_float`).
@@ -94,13 +116,22 @@ SKIFF_DTYPE_OF(float16, kFloat16)
 SKIFF_DTYPE_OF(bfloat16, kBFloat16)
 SKIFF_DTYPE_OF(float, kFloat32)
 SKIFF_DTYPE_OF(double, kFloat64)
+SKIFF_DTYPE_OF(complex64, kComplex64)
+SKIFF_DTYPE_OF(complex128, kComplex128)
 #undef SKIFF_DTYPE_OF
 template <typename T>
 inline constexpr DType dtype_v = dtype_of<T>::value;
 
 [[noreturn]] void throw_undefined_dtype();
+/// Unimplemented: a dtype-generic routine (`where`) that has no complex support.
+[[noreturn]] void throw_complex_unsupported(DType dtype, std::string_view where);
 
-/// Calls `fn(T{})` with the C++ type of `dtype` (a tag value); throws for kUndefined.
+template <typename T>
+inline constexpr bool is_complex_v = std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
+/// Calls `fn(T{})` with the C++ type of a real (non-complex) `dtype` (a tag value); throws
+/// Unimplemented for the complex dtypes (most routines have no complex form; those that do call
+/// visit_dtype_complex) and InvalidType for kUndefined.
 template <typename Fn>
 decltype(auto) visit_dtype(DType dtype, Fn&& fn) {
   switch (dtype) {
@@ -124,10 +155,21 @@ decltype(auto) visit_dtype(DType dtype, Fn&& fn) {
       return fn(float{});
     case DType::kFloat64:
       return fn(double{});
+    case DType::kComplex64:
+    case DType::kComplex128:
+      throw_complex_unsupported(dtype, "this operation");
     case DType::kUndefined:
       break;
   }
   throw_undefined_dtype();
+}
+
+/// visit_dtype over every dtype, the complex ones included.
+template <typename Fn>
+decltype(auto) visit_dtype_complex(DType dtype, Fn&& fn) {
+  if (dtype == DType::kComplex64) return fn(complex64{});
+  if (dtype == DType::kComplex128) return fn(complex128{});
+  return visit_dtype(dtype, std::forward<Fn>(fn));
 }
 
 }  // namespace skiff

@@ -123,6 +123,10 @@ void copy_loop(const Loop& l, const T* src, T* dst) {
 
 }  // namespace
 
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
 void strided_copy(const DenseTensor& src, DenseTensor& dst) {
   const Loop l = collapse(dst.dims(), src.strides(), dst.strides());
   switch (dst.itemsize()) {
@@ -138,6 +142,9 @@ void strided_copy(const DenseTensor& src, DenseTensor& dst) {
     case 8:
       return copy_loop(l, static_cast<const uint64_t*>(src.raw_data()),
                        static_cast<uint64_t*>(dst.raw_data()));
+    case 16:  // complex128
+      return copy_loop(l, static_cast<const Bytes16*>(src.raw_data()),
+                       static_cast<Bytes16*>(dst.raw_data()));
   }
   SKIFF_CHECK(false);
 }

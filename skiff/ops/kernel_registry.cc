@@ -50,6 +50,12 @@ KernelFn KernelRegistry::get(OpId op, Backend backend, DType dtype) const {
   for (const KernelKey& k : kernels_of(op)) {
     existing.push_back(str(backend_name(k.backend), " ", k.dtype));
   }
+  // A complex tensor reaching an op without complex kernels: Paddle's class for a known but
+  // unsupported case, naming the op and the dtype.
+  if (is_complex(dtype)) {
+    SKIFF_THROW(kUnimplemented, op_schema(op).name, "dtype",
+                str("a real dtype (", op_schema(op).name, " has no ", dtype, " kernel)"), dtype);
+  }
   SKIFF_THROW(kNotFound, op_schema(op).name, "kernel",
               str("one of the registered kernels [", join(existing, ", "), "]"),
               str(backend_name(backend), " ", dtype));

@@ -87,6 +87,7 @@ Tensor from_array(py::array arr, DType dtype, const Place& place, bool from_pyth
   DType src = from_numpy_dtype(arr.dtype(), op, "data");
   // Python floats arrive as float64; Paddle gives them the default dtype.
   if (from_python && src == DType::kFloat64) src = default_dtype();
+  if (from_python && src == DType::kComplex128) src = real_to_complex(default_dtype());
   const DType target = dtype == DType::kUndefined ? src : dtype;
   std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim());
   const Dims dims(shape);
@@ -307,7 +308,7 @@ DenseTensor cast_data(const DenseTensor& d, DType dtype) {
 
 Tensor scalar_tensor(const Scalar& value, DType dtype) {
   DenseTensor d = DenseTensor::empty(Dims{}, dtype, Place::cpu());
-  visit_dtype(dtype, [&](auto tag) {
+  visit_dtype_complex(dtype, [&](auto tag) {
     using T = decltype(tag);
     *d.data<T>() = value.to<T>();
   });
@@ -333,7 +334,9 @@ Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const 
   if (py::isinstance<py::array>(data)) {
     return from_array(py::reinterpret_borrow<py::array>(data), dtype, place, false, op);
   }
-  const bool from_python = PyList_Check(data.ptr()) || PyTuple_Check(data.ptr());
+  // A Python complex is from Python too: complex64 under the float32 default, as in Paddle.
+  const bool from_python =
+      PyList_Check(data.ptr()) || PyTuple_Check(data.ptr()) || PyComplex_Check(data.ptr());
   py::object arr;
   try {
     arr = numpy().attr("asarray")(data);
@@ -347,7 +350,7 @@ Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const 
                               e.value().attr("__str__")().cast<std::string>()));
   }
   const char kind = arr.attr("dtype").attr("kind").cast<std::string>()[0];
-  if (kind == 'O' || kind == 'U' || kind == 'S' || kind == 'c') {
+  if (kind == 'O' || kind == 'U' || kind == 'S') {
     throw py::type_error(str(op,
                              ": argument 'data' expected numbers, nested lists of numbers, "
                              "a numpy array or a Tensor, got ",
@@ -378,6 +381,10 @@ py::dtype numpy_dtype(DType dtype) {
       return py::dtype("float32");
     case DType::kFloat64:
       return py::dtype("float64");
+    case DType::kComplex64:
+      return py::dtype("complex64");
+    case DType::kComplex128:
+      return py::dtype("complex128");
     case DType::kUndefined:
       break;
   }
@@ -400,10 +407,14 @@ DType from_numpy_dtype(const py::dtype& dt, const char* op, const char* arg) {
     if (size == 4) return DType::kFloat32;
     if (size == 8) return DType::kFloat64;
   }
+  if (kind == 'c') {
+    if (size == 8) return DType::kComplex64;
+    if (size == 16) return DType::kComplex128;
+  }
   throw py::type_error(str(op, ": argument '", arg, "' has numpy dtype ",
                            py::str(py::handle(dt)).cast<std::string>(),
                            ", which Skiff does not support (bool, int8, uint8, int16, int32, "
-                           "int64, float16, float32, float64)"));
+                           "int64, float16, float32, float64, complex64, complex128)"));
 }
 
 }  // namespace skiff::python

@@ -121,7 +121,7 @@ py::object inplace_rebind(const char* op, py::handle xh, const py::function& fn,
   }
   if (fresh) raise_to_want(out);  // cast_, equal_: a new buffer no rule saved
   if (!autograd::grad_enabled()) {
-    if (required_grad && is_floating(out.dtype())) autograd::set_stop_gradient(out, false);
+    if (required_grad && is_differentiable(out.dtype())) autograd::set_stop_gradient(out, false);
   } else if (autograd::AutogradMeta* m = autograd::autograd_meta(out)) {
     // x is gone as a separate handle: writing into the result in place rebases its history
     // like any non-view's (views made of x earlier still check their version).

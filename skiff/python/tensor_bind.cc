@@ -311,7 +311,9 @@ void bind_tensor(py::module_& m) {
              Tensor t = tensor_from_data(value, dtype_arg(dtype, "Tensor", "dtype"),
                                          place_arg(place, "Tensor", "place"), "Tensor");
              // An integer tensor: Note [stop_gradient on integer tensors] (no gradient flows).
-             if (!stop_gradient && is_floating(t.dtype())) autograd::set_stop_gradient(t, false);
+             if (!stop_gradient && is_differentiable(t.dtype())) {
+               autograd::set_stop_gradient(t, false);
+             }
              return t;
            }),
            py::arg("value"), py::arg("dtype") = py::none(), py::arg("place") = py::none(),
@@ -354,11 +356,11 @@ void bind_tensor(py::module_& m) {
           [](py::handle self) {
             const Tensor& t = self.cast<const Tensor&>();
             if (autograd::requires_grad(t)) return false;
-            return is_floating(t.dtype()) || !int_requires_grad_flag(self);
+            return is_differentiable(t.dtype()) || !int_requires_grad_flag(self);
           },
           [](py::handle self, bool v) {
             const Tensor& t = defined(self.cast<const Tensor&>(), "stop_gradient");
-            if (is_floating(t.dtype())) return autograd::set_stop_gradient(t, v);
+            if (is_differentiable(t.dtype())) return autograd::set_stop_gradient(t, v);
             set_int_requires_grad_flag(self, !v);
           })
       .def_property(
@@ -499,7 +501,7 @@ void bind_tensor(py::module_& m) {
         Tensor t = tensor_from_data(data, dtype_arg(dtype, "to_tensor", "dtype"),
                                     place_arg(place, "to_tensor", "place"), "to_tensor");
         if (stop_gradient) return py::cast(std::move(t));
-        if (is_floating(t.dtype())) {
+        if (is_differentiable(t.dtype())) {
           autograd::set_stop_gradient(t, false);
           return py::cast(std::move(t));
         }

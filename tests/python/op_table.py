@@ -422,6 +422,10 @@ EXCLUDED = {
     "cummax", "cummin", "logcumsumexp", "mode", "searchsorted", "poisson",
     # Weight-only quantization (int8 layouts): test_quant.py, and the C++ op database.
     "weight_quantize", "weight_dequantize", "weight_only_linear", "weight_only_linear_grad",
+    # Complex inputs or results (this table's cases are real): test_complex.py and test_fft.py
+    # (numpy forward, torch gradients), and the C++ op database.
+    "real", "imag", "conj", "complex", "as_complex", "as_real", "angle", "fft_c2c", "fft_r2c",
+    "fft_c2r",
 }
 
 

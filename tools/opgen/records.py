@@ -136,7 +136,7 @@ def expand_dtypes(spec, op, key):
 
 
 def widen(dtypes):
-    """Reference dtypes: the float64/int64/bool oracle for each category present."""
+    """Reference dtypes: the float64/int64/bool/complex128 oracle for each category present."""
     ref = []
     if "bool" in dtypes:
         ref.append("bool")
@@ -144,6 +144,8 @@ def widen(dtypes):
         ref.append("int64")
     if any(d in DTYPE_GROUPS["float"] for d in dtypes):
         ref.append("float64")
+    if any(d in DTYPE_GROUPS["complex"] for d in dtypes):
+        ref.append("complex128")
     return ref
 
 

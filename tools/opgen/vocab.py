@@ -5,18 +5,22 @@ import os
 import yaml
 
 DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-          "float64"]
+          "float64", "complex64", "complex128"]
 DTYPE_ENUM = {"bool": "kBool", "int8": "kInt8", "uint8": "kUInt8", "int16": "kInt16",
               "int32": "kInt32", "int64": "kInt64", "float16": "kFloat16",
-              "bfloat16": "kBFloat16", "float32": "kFloat32", "float64": "kFloat64"}
+              "bfloat16": "kBFloat16", "float32": "kFloat32", "float64": "kFloat64",
+              "complex64": "kComplex64", "complex128": "kComplex128"}
 CPP_TYPE = {"bool": "bool", "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t",
             "int32": "int32_t", "int64": "int64_t", "float16": "float16",
-            "bfloat16": "bfloat16", "float32": "float", "float64": "double"}
+            "bfloat16": "bfloat16", "float32": "float", "float64": "double",
+            "complex64": "complex64", "complex128": "complex128"}
 DTYPE_GROUPS = {
     "float": ["float32", "float64", "bfloat16", "float16"],
     "int": ["int8", "uint8", "int16", "int32", "int64"],
     "signed": ["int8", "int16", "int32", "int64"],
     "index": ["int32", "int64"],
+    # Not part of numeric/all: an op takes complex only where its record says so.
+    "complex": ["complex64", "complex128"],
 }
 DTYPE_GROUPS["numeric"] = DTYPE_GROUPS["int"] + DTYPE_GROUPS["float"]
 DTYPE_GROUPS["all"] = ["bool"] + DTYPE_GROUPS["numeric"]

@@ -220,8 +220,11 @@ def isneginf(x, name=None):
 
 
 def isreal(x, name=None):
-    """True everywhere: Skiff has no complex dtype, so every element is real."""
+    """Whether each element is real: true for real dtypes, imag == 0 for complex ones."""
     _check_tensor("isreal", "x", x)
+    if x.dtype in (_D.complex64, _D.complex128):
+        im = _ops.imag(x)
+        return _ops.equal(im, _ops.zeros_like(im))
     return _ops.ones(list(x.shape), "bool")
 
 

@@ -355,8 +355,10 @@ def install():
     from . import inplace_functions  # cumsum_, equal_, reshape_, cast_, ... (Python in-place)
     for name in inplace_functions._METHODS:
         setattr(_T, name, getattr(inplace_functions, name))
-    from . import array_functions, attribute, bit_shifts, random_fill, special_functions
-    for module in (array_functions, attribute, bit_shifts, random_fill, special_functions):
+    from . import array_functions, attribute, bit_shifts, complex_functions, random_fill
+    from . import special_functions
+    for module in (array_functions, attribute, bit_shifts, complex_functions, random_fill,
+                   special_functions):
         for name in module._METHODS:
             setattr(_T, name, getattr(module, name))
     # Functions Paddle also lists as Tensor methods (tensor_method_func), attached as they are.

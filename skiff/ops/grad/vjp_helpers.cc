@@ -218,8 +218,9 @@ Tensor matmul_grad(const Tensor& grad, const Tensor& x, const Tensor& y, bool tr
                    bool transpose_y, bool wrt_x) {
   // 1-D operands take part as a row (x) or a column (y); transposes do not apply to them.
   const bool x1 = x.rank() == 1, y1 = y.rank() == 1;
-  const Tensor x2 = x1 ? unsqueeze(x, {0}) : x;
-  const Tensor y2 = y1 ? unsqueeze(y, {-1}) : y;
+  // Complex operands: dx = g y^H, dy = x^H g (the conjugate of the other factor).
+  const Tensor x2 = conj_if_complex(x1 ? unsqueeze(x, {0}) : x);
+  const Tensor y2 = conj_if_complex(y1 ? unsqueeze(y, {-1}) : y);
   const bool tx = transpose_x && !x1, ty = transpose_y && !y1;
   Tensor g2 = grad;
   if (y1) g2 = unsqueeze(g2, {-1});

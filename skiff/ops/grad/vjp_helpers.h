@@ -16,6 +16,27 @@ namespace skiff {
 /// `grad` summed down to `like`'s shape (undoing numpy broadcasting).
 Tensor unbroadcast(const Tensor& grad, const Tensor& like);
 
+// Complex numbers (complex_grads.cc), conjugate Wirtinger convention (PyTorch's, Paddle's): the
+// gradient of a real loss L with respect to z = x + iy is dL/dx + i dL/dy, so a product rule
+// multiplies by the conjugate of the other factor.
+/// conj(t) for a complex t, t itself otherwise (the rules of multiply, divide, matmul).
+Tensor conj_if_complex(const Tensor& t);
+/// abs: grad * sign(x) for real x, grad * x / |x| (0 at 0) for complex x.
+Tensor abs_grad(const Tensor& grad, const Tensor& x);
+/// angle: grad * i z / |z|^2 (0 at 0) for complex z; zeros for real x.
+Tensor angle_grad(const Tensor& grad, const Tensor& x);
+
+// FFT (fft_grads.cc): the adjoint of a scaled DFT is the DFT of the opposite direction with the
+// same scale, i.e. the other normalization name ("backward" <-> "forward").
+Tensor fft_c2c_grad(const Tensor& grad, const std::vector<int64_t>& axes,
+                    const std::string& normalization, bool forward);
+/// The onesided gradient is zero-padded to the full length, transformed back, real part taken.
+Tensor fft_r2c_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axes,
+                    const std::string& normalization, bool forward, bool onesided);
+/// rfft of the real gradient, its entries mirrored by the Hermitian completion counted twice.
+Tensor fft_c2r_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axes,
+                    const std::string& normalization, bool forward);
+
 // Reductions: the incoming gradient has the reduced shape; these spread it back over x.
 Tensor reduce_grad(const Tensor& grad, const Tensor& x, const std::vector<int64_t>& axis,
                    bool keepdim);

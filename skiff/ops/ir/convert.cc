@@ -42,7 +42,9 @@ ir::DataType to_ir(DType t) {
   for (const auto& p : kPairs) {
     if (p.ops == t) return p.ir;
   }
-  return ir::DataType::kUndefined;
+  // The IR has no complex element type yet: captured programs (jit, static) refuse them.
+  SKIFF_THROW(kUnimplemented, "IR bridge", "dtype", "a dtype the IR has (complex is eager-only)",
+              t);
 }
 
 DType from_ir(ir::DataType t) {

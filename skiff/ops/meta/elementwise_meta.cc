@@ -50,7 +50,7 @@ void compare_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y,
 void binary_float_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y,
                        TensorMeta* out) {
   const DType d = promote_types(x.dtype, y.dtype);
-  *out = {is_floating(d) ? d : DType::kFloat32, broadcast_dims(op, x.dims, y.dims)};
+  *out = {is_differentiable(d) ? d : DType::kFloat32, broadcast_dims(op, x.dims, y.dims)};
 }
 
 namespace {

@@ -19,7 +19,10 @@ bool dims_match(int64_t a, int64_t b) { return a == b || a == kDynamicDim || b =
 
 void matmul_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y, bool transpose_x,
                  bool transpose_y, TensorMeta* out) {
-  check_floating(op, "x", x);
+  SKIFF_ENFORCE(is_differentiable(x.dtype), kTypeError, op, "x",
+                "a floating dtype (float32, float64, bfloat16, float16) or a complex dtype "
+                "(complex64, complex128)",
+                x.dtype);
   check_same_dtype(op, "y", y, x.dtype);
   SKIFF_ENFORCE(x.dims.size() >= 1, kInvalidArgument, op, "x", "a tensor of rank >= 1", x.dims);
   SKIFF_ENFORCE(y.dims.size() >= 1, kInvalidArgument, op, "y", "a tensor of rank >= 1", y.dims);

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "skiff/ops/meta/attention_meta.h"
+#include "skiff/ops/meta/complex_meta.h"
 #include "skiff/ops/meta/conv_meta.h"
 #include "skiff/ops/meta/creation_meta.h"
 #include "skiff/ops/meta/elementwise_meta.h"
+#include "skiff/ops/meta/fft_meta.h"
 #include "skiff/ops/meta/lapack_meta.h"
 #include "skiff/ops/meta/linalg_meta.h"
 #include "skiff/ops/meta/manipulation_meta.h"

@@ -29,7 +29,7 @@ bool requires_grad(const Tensor& t) {
 
 void set_stop_gradient(const Tensor& t, bool stop_gradient) {
   if (!stop_gradient) {
-    SKIFF_ENFORCE(is_floating(t.dtype()), kTypeError, "stop_gradient", "tensor",
+    SKIFF_ENFORCE(is_differentiable(t.dtype()), kTypeError, "stop_gradient", "tensor",
                   "a floating point tensor to require gradients", t.dtype());
   }
   ensure_autograd_meta(t).stop_gradient = stop_gradient;

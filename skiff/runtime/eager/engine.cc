@@ -24,7 +24,7 @@ Tensor filled_like(const TensorMeta& meta, const Place& place, double value) {
   if (value == 0.0) {
     std::memset(d.raw_data(), 0, static_cast<size_t>(d.nbytes()));
   } else {
-    visit_dtype(meta.dtype, [&](auto tag) {
+    visit_dtype_complex(meta.dtype, [&](auto tag) {
       using T = decltype(tag);
       T* p = static_cast<T*>(d.raw_data());
       for (int64_t i = 0; i < d.numel(); ++i) p[i] = static_cast<T>(value);

@@ -83,7 +83,7 @@ void set_history(const std::shared_ptr<GradNode>& node, const std::vector<const 
     Tensor* out = outputs[i];
     node->output_metas().push_back({out->dtype(), out->dims()});
     if (i == 0) node->set_place(out->place());
-    if (!is_floating(out->dtype())) continue;  // integer outputs (indices) carry no gradient
+    if (!is_differentiable(out->dtype())) continue;  // integer outputs (indices) carry no gradient
     AutogradMeta& m = ensure_autograd_meta(*out);
     m.stop_gradient = false;
     m.grad_node = node;

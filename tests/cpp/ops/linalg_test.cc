@@ -54,8 +54,8 @@ TEST(MatmulTest, IntegerInputsAreATypeError) {
         dense::matmul(ones({2, 2}, DType::kInt32), ones({2, 2}, DType::kInt32));
       },
       ErrorCode::kTypeError,
-      "matmul: argument 'x' expected a floating dtype (float32, float64, bfloat16, "
-      "float16), got int32");
+      "matmul: argument 'x' expected a floating dtype (float32, float64, bfloat16, float16) or "
+      "a complex dtype (complex64, complex128), got int32");
 }
 
 TEST(MatmulTest, PaddleShapes) {

@@ -15,6 +15,7 @@ namespace {
 
 DType widen(DType d) {
   if (is_floating(d)) return DType::kFloat64;
+  if (is_complex(d)) return DType::kComplex128;
   if (is_integral(d)) return DType::kInt64;
   return d;
 }

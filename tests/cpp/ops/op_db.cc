@@ -31,6 +31,7 @@ const OpDb& OpDb::get() {
     add_statistics_op_infos(d);
     add_quant_op_infos(d);
     add_special_op_infos(d);
+    add_complex_op_infos(d);
     return d;
   }();
   return db;

@@ -3,12 +3,29 @@
 #include <cmath>
 #include <sstream>
 
+#include "skiff/core/complex_views.h"
 #include "skiff/core/views.h"
 
 namespace skiff::testing {
 
 DenseTensor make_tensor(const Dims& dims, DType dtype, const std::vector<double>& values) {
   DenseTensor t = DenseTensor::empty(dims, dtype);
+  if (is_complex(dtype)) {  // values: real parts, or (real, imaginary) pairs
+    const bool pairs = static_cast<int64_t>(values.size()) == 2 * t.numel();
+    SKIFF_CHECK(pairs || static_cast<int64_t>(values.size()) == t.numel());
+    visit_dtype_complex(dtype, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (is_complex_v<T>) {
+        using R = typename T::value_type;
+        T* p = static_cast<T*>(t.raw_data());
+        for (int64_t i = 0; i < t.numel(); ++i) {
+          p[i] = pairs ? T(static_cast<R>(values[2 * i]), static_cast<R>(values[2 * i + 1]))
+                       : T(static_cast<R>(values[i]), R(0));
+        }
+      }
+    });
+    return t;
+  }
   SKIFF_CHECK(static_cast<int64_t>(values.size()) == t.numel());
   visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -25,6 +42,7 @@ DenseTensor make_tensor(const Dims& dims, DType dtype, const std::vector<double>
 
 std::vector<double> to_doubles(const DenseTensor& t) {
   DenseTensor c = t.contiguous();
+  if (is_complex(c.dtype())) return to_doubles(view_as_real(c));  // (real, imaginary) pairs
   std::vector<double> out(c.numel());
   visit_dtype(c.dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -37,6 +55,12 @@ std::vector<double> to_doubles(const DenseTensor& t) {
 }
 
 DenseTensor random_tensor(const Dims& dims, DType dtype, Domain domain, std::mt19937_64& rng) {
+  if (is_complex(dtype)) {  // real and imaginary parts drawn from the domain's real values
+    Dims pair = dims;
+    pair.push_back(2);
+    return make_tensor(dims, dtype,
+                       to_doubles(random_tensor(pair, complex_to_real(dtype), domain, rng)));
+  }
   std::vector<double> v(dims.numel());
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (auto& x : v) {
@@ -86,9 +110,12 @@ DenseTensor noncontiguous_copy(const DenseTensor& t) {
 Tolerance tolerance_for(DType dtype) {
   switch (dtype) {
     case DType::kFloat64:
+    case DType::kComplex128:
       return {1e-10, 1e-12};
     case DType::kFloat32:
       return {2e-5, 2e-6};
+    case DType::kComplex64:  // each complex product and sum is 2-4 float ones: more rounding
+      return {5e-5, 2e-5};
     case DType::kBFloat16:
       return {1.6e-2, 1e-2};
     case DType::kFloat16:

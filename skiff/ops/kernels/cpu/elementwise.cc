@@ -221,7 +221,7 @@ void compare(const DenseTensor& x, const DenseTensor& y, DenseTensor& out, const
 
 template <typename T>
 void cast_cpu(const KernelContext&, const CastArgs& a) {
-  visit_dtype(a.dtype, [&](auto tag) {
+  visit_dtype_complex(a.dtype, [&](auto tag) {
     using O = decltype(tag);
     cpu::unary_loop<O, T>(a.x, *a.out, [](auto v) { return v; });
   });

@@ -1,6 +1,7 @@
 // CPU kernels of matmul, bmm, dot, outer, addmm and linear. GEMMs in float32 and bfloat16 run on
 // oneDNN with the operands' own strides (transposes and broadcast batches are not copied);
-// float16 computes through float32; float64 uses a cache-blocked loop.
+// float16 computes through float32; float64 uses a cache-blocked loop; complex goes to BLAS
+// cgemm/zgemm (complex_gemm.h).
 #include "skiff/ops/generated/kernels/linalg.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "skiff/core/parallel.h"
 #include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/kernels/cpu/complex_gemm.h"
 #include "skiff/ops/kernels/cpu/loops.h"
 #include "skiff/ops/kernels/cpu/onednn.h"
 
@@ -224,7 +226,11 @@ void matmul_cpu(const KernelContext&, const MatmulArgs& args) {
   if (x1) cd.insert(cd.size() - (y1 ? 0 : 1), 1);
   if (y1) cd.push_back(1);
   DenseTensor c = view_as(*args.out, cd);
-  batched_matmul<T>(x, y, c, 1.0f, 0.0f);
+  if constexpr (is_complex_v<T>) {
+    cpu::complex_gemm<T>(x, y, c);
+  } else {
+    batched_matmul<T>(x, y, c, 1.0f, 0.0f);
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(matmul, cpu)
 

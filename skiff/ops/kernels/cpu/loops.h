@@ -10,6 +10,7 @@
 
 #include "skiff/core/dense_tensor.h"
 #include "skiff/core/parallel.h"
+#include "skiff/ops/kernels/complex_math.h"
 #include "skiff/ops/kernels/cpu/isa.h"
 
 namespace skiff::ops::cpu {
@@ -83,7 +84,9 @@ inline compute_t<T> load(T v) {
 /// Stores a computed value as T (rounding to nearest even for float16/bfloat16).
 template <typename T, typename V>
 inline T store(V v) {
-  if constexpr (std::is_same_v<T, bool>)
+  if constexpr (is_complex_v<T> || is_complex_v<V>)
+    return value_cast<T>(v);
+  else if constexpr (std::is_same_v<T, bool>)
     return static_cast<bool>(v);
   else
     return static_cast<T>(v);

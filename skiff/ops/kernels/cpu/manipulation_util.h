@@ -13,13 +13,19 @@
 #include <cstring>
 #include <vector>
 
+#include "skiff/base/error.h"
 #include "skiff/core/dense_tensor.h"
 
 namespace skiff::ops::cpu {
 
 inline constexpr int64_t kFillOffset = INT64_MIN;
 
-/// Calls f(U{}) with the unsigned integer type of `itemsize` bytes (1, 2, 4 or 8).
+/// 16 bytes moved as one element (complex128).
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+/// Calls f(U{}) with a trivially copyable type of `itemsize` bytes (1, 2, 4, 8 or 16).
 template <typename F>
 void visit_bytes(int64_t itemsize, const F& f) {
   switch (itemsize) {
@@ -29,8 +35,11 @@ void visit_bytes(int64_t itemsize, const F& f) {
       return f(uint16_t{});
     case 4:
       return f(uint32_t{});
-    default:
+    case 8:
       return f(uint64_t{});
+    default:
+      SKIFF_CHECK(itemsize == 16);
+      return f(Bytes16{});
   }
 }
 

@@ -13,7 +13,8 @@ void reduce_as_cpu(const KernelContext&, const ReduceAsArgs& a) {
   const DenseTensor x = a.x.contiguous();
   const int64_t n_out = out.numel();
   if (n_out == 0) return;
-  using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+  using Acc = std::conditional_t<std::is_integral_v<T>, int64_t,
+                                 std::conditional_t<is_complex_v<T>, complex128, double>>;
   // Strides of the output read through x's shape: 0 on the reduced (broadcast) dims.
   const Dims out_strides = cpu::broadcast_strides(out, x.dims());
   const Dims& dims = x.dims();

@@ -4,6 +4,7 @@
 // through int64 (and all/any through bool) so that few engine instantiations are compiled.
 #include "skiff/ops/generated/kernels/reduction.h"
 
+#include "skiff/core/complex_views.h"
 #include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
 #include "skiff/ops/kernels/cpu/reduction_engine.h"
@@ -114,9 +115,31 @@ void logical(const DenseTensor& x, const std::vector<bool>& mask, DenseTensor& o
 
 }  // namespace
 
+// Note [Complex reductions as real ones]
+// A complex sum or mean is two real ones, over the (real, imaginary) view of x and out
+// (complex_views.h) with the trailing pair dim kept: the float engine does the work, and its
+// accuracy (float accumulators, pairwise blocks) carries over to both components.
 template <typename T>
 void sum_cpu(const KernelContext&, const SumArgs& a) {
-  accumulate_as_out<cpu::SumReducer, T>(a.x, mask_of("sum", a.x, a.axis), *a.out);
+  if constexpr (is_complex_v<T>) {
+    const DType od = a.out->dtype();
+    const DenseTensor x = a.x.dtype() == od ? a.x : dense::cast(a.x, od);
+    auto mask = mask_of("sum", a.x, a.axis);
+    if (!is_complex(od)) {  // a real `dtype`: the real parts summed
+      return visit_dtype(od, [&](auto tag) {
+        accumulate<cpu::SumReducer, decltype(tag)>(x, mask, *a.out);
+      });
+    }
+    mask.push_back(false);
+    DenseTensor out = view_as_real(*a.out);
+    if (a.out->dtype() == DType::kComplex64) {
+      accumulate<cpu::SumReducer, float>(view_as_real(x), mask, out);
+    } else {
+      accumulate<cpu::SumReducer, double>(view_as_real(x), mask, out);
+    }
+  } else {
+    accumulate_as_out<cpu::SumReducer, T>(a.x, mask_of("sum", a.x, a.axis), *a.out);
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(sum, cpu)
 
@@ -128,10 +151,18 @@ SKIFF_INSTANTIATE_KERNEL(prod, cpu)
 
 template <typename T>
 void mean_cpu(const KernelContext&, const MeanArgs& a) {
-  using Acc = cpu::sum_acc_t<T>;
-  const auto mask = mask_of("mean", a.x, a.axis);
+  using R = real_t<T>;  // Note [Complex reductions as real ones]
+  using Acc = cpu::sum_acc_t<R>;
+  auto mask = mask_of("mean", a.x, a.axis);
   const Acc n = static_cast<Acc>(reduced_count(a.x, mask));
-  cpu::reduce<cpu::SumReducer<Acc>, T, T>(a.x, mask, *a.out, [n](Acc s) { return s / n; });
+  if constexpr (is_complex_v<T>) {
+    mask.push_back(false);
+    DenseTensor out = view_as_real(*a.out);
+    cpu::reduce<cpu::SumReducer<Acc>, R, R>(view_as_real(a.x), mask, out,
+                                            [n](Acc s) { return s / n; });
+  } else {
+    cpu::reduce<cpu::SumReducer<Acc>, T, T>(a.x, mask, *a.out, [n](Acc s) { return s / n; });
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(mean, cpu)
 

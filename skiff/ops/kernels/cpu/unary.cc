@@ -99,7 +99,9 @@ SKIFF_FLOAT_RESULT_KERNEL(erf, ErfArgs, cpu::vm::erf(v))
 
 template <typename T>
 void abs_cpu(const KernelContext&, const AbsArgs& a) {
-  if constexpr (std::is_unsigned_v<T>) {
+  if constexpr (is_complex_v<T>) {  // |z| (hypot, no overflow) as a real result
+    cpu::unary_loop<real_t<T>, T>(a.x, *a.out, [](T v) { return std::abs(v); });
+  } else if constexpr (std::is_unsigned_v<T>) {
     cpu::unary_loop<T, T>(a.x, *a.out, identity_fn{});
   } else if constexpr (std::is_integral_v<T>) {  // abs(min) wraps to min, as in two's complement
     using U = std::make_unsigned_t<T>;

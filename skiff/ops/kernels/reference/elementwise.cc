@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/kernels/complex_math.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 
 namespace skiff::ops {
@@ -57,10 +58,12 @@ double nan_min(double x, double y) { return std::isnan(x) || std::isnan(y) ? NAN
 
 template <typename T>
 void cast_reference(const KernelContext&, const CastArgs& a) {
-  visit_dtype(a.dtype, [&](auto tag) {
+  visit_dtype_complex(a.dtype, [&](auto tag) {
     using O = decltype(tag);
     map1<O, T>(a.x, *a.out, [](T v) -> O {
-      if constexpr (std::is_same_v<O, bool>) {
+      if constexpr (is_complex_v<O> || is_complex_v<T>) {
+        return value_cast<O>(static_cast<compute_t<T>>(v));
+      } else if constexpr (std::is_same_v<O, bool>) {
         return static_cast<double>(static_cast<compute_t<T>>(v)) != 0.0;
       } else if constexpr (std::is_integral_v<O> && std::is_integral_v<T>) {
         return static_cast<O>(v);

@@ -40,13 +40,14 @@ void matmul_loop(const DenseTensor& x, bool tx, const DenseTensor& y, bool ty, D
     for (int d = 0; d < rc - 2; ++d) coff += b[d] * c.strides()[d];
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
-        double s = 0;
+        using A = std::conditional_t<is_complex_v<T>, complex128, double>;
+        A s = 0;
         for (int64_t p = 0; p < k; ++p) {
-          s += static_cast<double>(mat_at<T>(x, b, rc - 2, i, p, tx)) *
-               static_cast<double>(mat_at<T>(y, b, rc - 2, p, j, ty));
+          s += static_cast<A>(mat_at<T>(x, b, rc - 2, i, p, tx)) *
+               static_cast<A>(mat_at<T>(y, b, rc - 2, p, j, ty));
         }
         const int64_t o = coff + i * c.strides()[rc - 2] + j * c.strides()[rc - 1];
-        const double prev = beta == 0.0 ? 0.0 : static_cast<double>(get<T>(c, o));
+        const A prev = beta == 0.0 ? A(0) : static_cast<A>(get<T>(c, o));
         set<T>(c, o, static_cast<T>(alpha * s + beta * prev));
       }
     }

@@ -9,7 +9,10 @@
 #include <optional>
 #include <vector>
 
+#include "skiff/core/complex_views.h"
+#include "skiff/ops/generated/dense/elementwise.h"
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/kernels/complex_math.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 #include "skiff/ops/meta/reduction_meta.h"
 
@@ -109,7 +112,18 @@ std::vector<bool> all_axes(int rank) { return std::vector<bool>(rank, true); }
 
 template <typename T>
 void sum_reference(const KernelContext&, const SumArgs& a) {
-  sum_like<T>(a.x, meta::reduce_mask("sum", a.x.rank(), a.axis), *a.out, false);
+  auto mask = meta::reduce_mask("sum", a.x.rank(), a.axis);
+  if constexpr (is_complex_v<T>) {  // two real sums over the (real, imaginary) views
+    if (!is_complex(a.out->dtype())) {  // a real `dtype`: the real parts summed
+      return sum_like<double>(dense::cast(a.x, DType::kFloat64), mask, *a.out, false);
+    }
+    const DenseTensor x = a.x.dtype() == a.out->dtype() ? a.x : dense::cast(a.x, a.out->dtype());
+    mask.push_back(false);
+    DenseTensor out = view_as_real(*a.out);
+    sum_like<real_t<T>>(view_as_real(x), mask, out, false);
+  } else {
+    sum_like<T>(a.x, mask, *a.out, false);
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(sum, reference)
 
@@ -121,13 +135,20 @@ SKIFF_INSTANTIATE_KERNEL(prod, reference)
 
 template <typename T>
 void mean_reference(const KernelContext&, const MeanArgs& a) {
-  const auto mask = meta::reduce_mask("mean", a.x.rank(), a.axis);
-  std::vector<double> s =
-      fold<T, double>(a.x, mask, a.out->numel(), 0.0, [](double acc, T v) { return acc + v; });
+  using R = real_t<T>;  // complex: two real means over the (real, imaginary) views
+  auto mask = meta::reduce_mask("mean", a.x.rank(), a.axis);
   int64_t n = 1;
   for (int i = 0; i < a.x.rank(); ++i) n *= mask[i] ? a.x.dim(i) : 1;
+  DenseTensor x = a.x, out = *a.out;
+  if constexpr (is_complex_v<T>) {
+    mask.push_back(false);
+    x = view_as_real(a.x);
+    out = view_as_real(*a.out);
+  }
+  std::vector<double> s =
+      fold<R, double>(x, mask, out.numel(), 0.0, [](double acc, R v) { return acc + v; });
   for (double& v : s) v /= static_cast<double>(n);
-  write_all(*a.out, s);
+  write_all(out, s);
 }
 SKIFF_INSTANTIATE_KERNEL(mean, reference)
 

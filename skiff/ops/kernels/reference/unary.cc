@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "skiff/ops/kernel.h"
+#include "skiff/ops/kernels/complex_math.h"
 #include "skiff/ops/kernels/reference/ref_loops.h"
 
 namespace skiff::ops {
@@ -56,7 +57,17 @@ SKIFF_FLOAT_RESULT_REFERENCE(erf, ErfArgs, std::erf(v))
   }                                                                 \
   SKIFF_INSTANTIATE_KERNEL(op, reference)
 
-SKIFF_SAME_DTYPE_REFERENCE(abs, AbsArgs, v < 0 ? -v : v, std::fabs(v))
+template <typename T>
+void abs_reference(const KernelContext&, const AbsArgs& a) {
+  if constexpr (is_complex_v<T>) {  // |z| as a real result
+    map1<real_t<T>, T>(a.x, *a.out, [](T v) { return std::abs(v); });
+  } else if constexpr (std::is_integral_v<T>) {
+    map1<T, T>(a.x, *a.out, [](T v) -> T { return v < 0 ? -v : v; });
+  } else {
+    map1<T, T>(a.x, *a.out, [](T v) -> T { return std::fabs(v); });
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(abs, reference)
 SKIFF_SAME_DTYPE_REFERENCE(neg, NegArgs, -v, -v)
 SKIFF_SAME_DTYPE_REFERENCE(sign, SignArgs, v > 0 ? 1 : (v < 0 ? -1 : 0),
                            std::isnan(v) ? v : (v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0)))

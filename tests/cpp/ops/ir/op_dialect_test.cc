@@ -99,6 +99,7 @@ void expect_type_matches(ir::Type t, const DenseTensor& want, const std::string&
 TEST_F(OpDialectBridge, InferMetaAndFoldingMatchEagerForEveryOp) {
   int folded = 0, checked = 0;
   for (const auto& [name, info] : OpDb::get().infos()) {
+    if (info.eager_only) continue;  // complex inputs or results: the IR has no complex type
     const ops::OpSchema& s = ops::op_schema(name);
     const DType dtype = tested_dtype(s);
     for (size_t k = 0; k < info.samples.size(); ++k) {
