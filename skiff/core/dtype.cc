@@ -8,8 +8,8 @@ namespace skiff {
 
 namespace {
 constexpr std::array<std::string_view, kNumDTypes> kNames = {
-    "bool",  "int8",    "uint8",    "int16",   "int32",
-    "int64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
+    "bool",    "int8",     "uint8",   "int16",   "int32",     "int64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
 
 // Rank in the promotion lattice; types of equal rank need a special rule.
 int category(DType d) {

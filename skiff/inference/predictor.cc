@@ -34,7 +34,7 @@ struct TensorSlot {
 };
 
 struct Model {
-  jit::CapturedProgram program;  // lowered
+  jit::CapturedProgram program;                                    // lowered
   std::vector<std::shared_ptr<const TensorSlot>> inputs, outputs;  // declarations
   Config config;
   Predictor::LoadTimes times;
@@ -82,7 +82,6 @@ DataType to_data_type(DType d) {
                   dtype_name(d));
   }
 }
-
 
 std::unique_ptr<detail::PredictorState> make_state(std::shared_ptr<const detail::Model> model) {
   auto s = std::make_unique<detail::PredictorState>();
@@ -135,8 +134,8 @@ void Tensor::CopyFromCpu(const T* data) {
                 "Reshape(shape) before CopyFromCpu", "no shape set");
   check_type(s, dtype_v<T>, "CopyFromCpu");
   DenseTensor t = DenseTensor::empty(Dims(s.shape), s.dtype);
-  SKIFF_ENFORCE(data != nullptr || t.numel() == 0, kInvalidArgument, "Tensor::CopyFromCpu",
-                s.name, "a pointer to the data", "nullptr");
+  SKIFF_ENFORCE(data != nullptr || t.numel() == 0, kInvalidArgument, "Tensor::CopyFromCpu", s.name,
+                "a pointer to the data", "nullptr");
   if (t.numel() > 0) std::memcpy(t.raw_data(), data, static_cast<size_t>(t.nbytes()));
   s.value = std::move(t);
 }
@@ -150,8 +149,8 @@ void Tensor::ShareExternalData(const T* data, const std::vector<int>& shape, Pla
   TensorSlot& s = *slot_;
   check_type(s, dtype_v<T>, "ShareExternalData");
   const Dims dims(s.shape);
-  const size_t nbytes = static_cast<size_t>(checked_numel(dims, "Tensor::ShareExternalData", s.name)) *
-                        sizeof(T);
+  const size_t nbytes =
+      static_cast<size_t>(checked_numel(dims, "Tensor::ShareExternalData", s.name)) * sizeof(T);
   auto storage = std::make_shared<Storage>(const_cast<T*>(data), nbytes, Place::cpu(),
                                            std::function<void()>([] {}));
   s.value = DenseTensor(std::move(storage), s.dtype, dims, contiguous_strides(dims), 0);
@@ -198,20 +197,20 @@ T* Tensor::data(PlaceType* place, int* size) const {
 std::vector<int> Tensor::shape() const {
   const TensorSlot& s = *slot_;
   std::vector<int64_t> d = s.value.defined() ? s.value.dims().to_vector()
-                           : s.shaped         ? s.shape
-                                              : s.declared;
+                           : s.shaped        ? s.shape
+                                             : s.declared;
   return std::vector<int>(d.begin(), d.end());
 }
 
 DataType Tensor::type() const { return to_data_type(slot_->dtype); }
 const std::string& Tensor::name() const { return slot_->name; }
 
-#define SKIFF_INFER_TENSOR_TYPE(T)                                                           \
-  template void Tensor::CopyFromCpu<T>(const T*);                                            \
-  template void Tensor::CopyToCpu<T>(T*) const;                                              \
-  template void Tensor::ShareExternalData<T>(const T*, const std::vector<int>&, PlaceType,   \
-                                             DataLayout);                                    \
-  template T* Tensor::mutable_data<T>(PlaceType);                                            \
+#define SKIFF_INFER_TENSOR_TYPE(T)                                                         \
+  template void Tensor::CopyFromCpu<T>(const T*);                                          \
+  template void Tensor::CopyToCpu<T>(T*) const;                                            \
+  template void Tensor::ShareExternalData<T>(const T*, const std::vector<int>&, PlaceType, \
+                                             DataLayout);                                  \
+  template T* Tensor::mutable_data<T>(PlaceType);                                          \
   template T* Tensor::data<T>(PlaceType*, int*) const;
 SKIFF_INFER_TENSOR_TYPE(float)
 SKIFF_INFER_TENSOR_TYPE(double)
@@ -330,8 +329,7 @@ std::unique_ptr<Tensor> Predictor::GetInputHandle(const std::string& name) {
 }
 
 std::unique_ptr<Tensor> Predictor::GetOutputHandle(const std::string& name) {
-  return std::unique_ptr<Tensor>(
-      new Tensor(find_slot(state_->outputs, name, "GetOutputHandle")));
+  return std::unique_ptr<Tensor>(new Tensor(find_slot(state_->outputs, name, "GetOutputHandle")));
 }
 
 namespace {
@@ -411,9 +409,7 @@ uint64_t Predictor::TryShrinkMemory() {
 int64_t Predictor::planned_peak_bytes() const { return state_->exec->planned_peak_bytes(); }
 int64_t Predictor::measured_peak_bytes() const { return state_->exec->measured_peak_bytes(); }
 const Predictor::LoadTimes& Predictor::load_times() const { return state_->model->times; }
-std::string Predictor::optimized_program() const {
-  return state_->model->program.program->print();
-}
+std::string Predictor::optimized_program() const { return state_->model->program.program->print(); }
 
 std::shared_ptr<Predictor> CreatePredictor(const Config& config) {
   return std::make_shared<Predictor>(config);

@@ -34,8 +34,7 @@ class ResolvedKernel {
   virtual void infer(const ArgSlot* in, OutputMetas& metas) const = 0;
   /// Allocates the outputs that are neither views nor known only after the kernel, from
   /// `metas`, then runs the kernel; `outs` has one entry per output of the record.
-  virtual void run(const ArgSlot* in, const OutputMetas& metas,
-                   const OutSlot* outs) const = 0;
+  virtual void run(const ArgSlot* in, const OutputMetas& metas, const OutSlot* outs) const = 0;
 
   const KernelContext& context() const { return ctx_; }
 

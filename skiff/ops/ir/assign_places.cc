@@ -21,7 +21,8 @@ ir::Place to_ir_place(const Place& place) {
 namespace {
 
 ir::Type placed(ir::IrContext* ctx, const ir::Place& place, ir::Type t) {
-  if (auto tt = t.dyn_cast<ir::TensorType>()) return ir::DenseTensorOnPlaceType::get(ctx, place, tt);
+  if (auto tt = t.dyn_cast<ir::TensorType>())
+    return ir::DenseTensorOnPlaceType::get(ctx, place, tt);
   if (auto vt = t.dyn_cast<ir::VectorType>()) {
     std::vector<ir::Type> elems;
     for (ir::Type e : vt.elements()) elems.push_back(placed(ctx, place, e));
@@ -32,8 +33,7 @@ ir::Type placed(ir::IrContext* ctx, const ir::Place& place, ir::Type t) {
 
 class AssignPlacesPass : public ir::Pass {
  public:
-  explicit AssignPlacesPass(std::optional<Place> place)
-      : Pass("assign-places", 0), place_(place) {}
+  explicit AssignPlacesPass(std::optional<Place> place) : Pass("assign-places", 0), place_(place) {}
 
   void run(ir::Operation* module) override {
     ir::IrContext* ctx = module->context();

@@ -37,9 +37,9 @@ std::optional<ir::Place> place_of(ir::Type t) {
 
 // Lowering reads places; assign-places writes them.
 void check_placed(ir::Operation* op, ir::Type t, const char* what) {
-  const bool unplaced = t.isa<ir::TensorType>() ||
-                        (t.isa<ir::VectorType>() && !t.cast<ir::VectorType>().elements().empty() &&
-                         !place_of(t));
+  const bool unplaced =
+      t.isa<ir::TensorType>() ||
+      (t.isa<ir::VectorType>() && !t.cast<ir::VectorType>().elements().empty() && !place_of(t));
   SKIFF_ENFORCE(!unplaced, kPrecondition, "lower-to-kernel", what,
                 "a placed tensor (run assign-places first)",
                 str(op->describe(), ": ", ir::to_string(t)));
@@ -118,10 +118,10 @@ class LowerToKernelPass : public ir::Pass {
       const auto* ks = op->info()->interface<ir::KernelSelectInterface>();
       std::string kernel = ks ? ks->kernel_name : s->name;
       std::vector<ir::NamedAttribute> attrs = op->attrs();
-      ir::Operation* call =
-          ir::KernelCallOp::build(b, name, kernel, ir::KernelKeyAttr::get(ctx, backend, to_ir(dtype)),
-                                  operands, results, std::move(attrs))
-              .operation();
+      ir::Operation* call = ir::KernelCallOp::build(
+                                b, name, kernel, ir::KernelKeyAttr::get(ctx, backend, to_ir(dtype)),
+                                operands, results, std::move(attrs))
+                                .operation();
       op->replace_all_uses_with(call->results());
       op->erase();
       ++calls;

@@ -59,8 +59,7 @@ namespace skiff::ops::fft {
 /// The three transforms over a backend's 1-D line transform. `Planner`: plan(n, forward) returns
 /// a callable (const C* in, C* out) for lines of n points, unscaled.
 template <typename C, typename Planner>
-void c2c_axes(DenseTensor& t, const std::vector<int64_t>& axes, bool forward,
-              const Planner& plan) {
+void c2c_axes(DenseTensor& t, const std::vector<int64_t>& axes, bool forward, const Planner& plan) {
   for (const int64_t axis : axes) {
     const int64_t n = t.dim(static_cast<int>(axis));
     if (n <= 1) continue;  // a 1-point DFT is the identity
@@ -101,9 +100,8 @@ void r2c(DenseTensor& x_complex, DenseTensor& out, const std::vector<int64_t>& a
 /// dims. The last axis is completed by Hermitian symmetry (X[n - j] = conj(X[j])) from its
 /// first n/2 + 1 entries (missing ones are zeros); out is the real part of the transform.
 template <typename C, typename R, typename Planner>
-void c2r(DenseTensor& x_copy, DenseTensor& full, DenseTensor& out,
-         const std::vector<int64_t>& axes, const std::string& normalization, bool forward,
-         const Planner& plan) {
+void c2r(DenseTensor& x_copy, DenseTensor& full, DenseTensor& out, const std::vector<int64_t>& axes,
+         const std::string& normalization, bool forward, const Planner& plan) {
   const std::vector<int64_t> head(axes.begin(), axes.end() - 1);
   c2c_axes<C>(x_copy, head, forward, plan);
   const int last = static_cast<int>(axes.back());

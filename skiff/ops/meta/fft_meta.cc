@@ -8,10 +8,10 @@ namespace skiff::ops::meta {
 
 void check_fft_args(std::string_view op, int rank, const std::vector<int64_t>& axes,
                     const std::string& normalization) {
-  SKIFF_ENFORCE(normalization == "backward" || normalization == "forward" ||
-                    normalization == "ortho",
-                kInvalidArgument, op, "normalization", "'backward', 'forward' or 'ortho'",
-                str("'", normalization, "'"));
+  SKIFF_ENFORCE(
+      normalization == "backward" || normalization == "forward" || normalization == "ortho",
+      kInvalidArgument, op, "normalization", "'backward', 'forward' or 'ortho'",
+      str("'", normalization, "'"));
   SKIFF_ENFORCE(!axes.empty(), kInvalidArgument, op, "axes", "at least one axis", "[]");
   for (size_t i = 0; i < axes.size(); ++i) {
     SKIFF_ENFORCE(axes[i] >= 0 && axes[i] < rank, kOutOfRange, op, "axes",
@@ -46,13 +46,12 @@ int64_t fft_c2r_length(int64_t k, int64_t last_dim_size) {
 }
 
 void fft_c2r_meta(std::string_view op, const TensorMeta& x, const std::vector<int64_t>& axes,
-                  const std::string& normalization, bool, int64_t last_dim_size,
-                  TensorMeta* out) {
+                  const std::string& normalization, bool, int64_t last_dim_size, TensorMeta* out) {
   SKIFF_ENFORCE(is_complex(x.dtype), kTypeError, op, "x", "a complex64 or complex128 tensor",
                 x.dtype);
   check_fft_args(op, x.dims.size(), axes, normalization);
-  SKIFF_ENFORCE(last_dim_size >= 0, kInvalidArgument, op, "last_dim_size", "a size >= 0 (0: 2(k-1))",
-                last_dim_size);
+  SKIFF_ENFORCE(last_dim_size >= 0, kInvalidArgument, op, "last_dim_size",
+                "a size >= 0 (0: 2(k-1))", last_dim_size);
   Dims d = x.dims;
   const int64_t k = d[axes.back()];
   if (k >= 0) {

@@ -17,8 +17,7 @@ void fft_c2c_meta(std::string_view op, const TensorMeta& x, const std::vector<in
                   const std::string& normalization, bool forward, TensorMeta* out);
 /// fft_r2c: float32/float64 x -> complex; onesided: n/2 + 1 along the last axis.
 void fft_r2c_meta(std::string_view op, const TensorMeta& x, const std::vector<int64_t>& axes,
-                  const std::string& normalization, bool forward, bool onesided,
-                  TensorMeta* out);
+                  const std::string& normalization, bool forward, bool onesided, TensorMeta* out);
 /// fft_c2r: complex x -> real; last axis last_dim_size (0: 2 * (k - 1)), which must be >= 1.
 void fft_c2r_meta(std::string_view op, const TensorMeta& x, const std::vector<int64_t>& axes,
                   const std::string& normalization, bool forward, int64_t last_dim_size,

@@ -65,20 +65,20 @@ struct Instr {
   const ops::OpSchema* schema = nullptr;
   ops::BoxedFn fn = nullptr;
   std::map<std::string, ops::AttrValue> attrs;  // unboxed once
-  std::vector<int> inputs;         // slots (-1: an absent optional input)
-  std::vector<int> outputs;        // slots
-  std::vector<int64_t> out_bytes;  // planned bytes per output (-1: dynamic)
-  bool view = false;               // outputs share the first input's buffer
-  std::optional<Backend> backend;  // kernel.call: the backend of its kernel key
+  std::vector<int> inputs;                      // slots (-1: an absent optional input)
+  std::vector<int> outputs;                     // slots
+  std::vector<int64_t> out_bytes;               // planned bytes per output (-1: dynamic)
+  bool view = false;                            // outputs share the first input's buffer
+  std::optional<Backend> backend;               // kernel.call: the backend of its kernel key
   // kernel.call resolved at build (ops/ir/kernel_call.h); null: the boxed dense op runs.
   std::unique_ptr<const ops::ResolvedKernel> kernel;
-  ops::OutputMetas metas;  // the results' metas, from their types
-  DType kernel_dtype{};    // the key's
-  bool dynamic = false;    // a result dim is known only at run time: infer-meta per run
-  Place place;                     // kernel.transfer: the destination
-  DenseTensor constant;            // kConst
-  int index = 0;                   // parameter, feed or output index
-  ir::TensorType data_type;        // kData: the declared type
+  ops::OutputMetas metas;    // the results' metas, from their types
+  DType kernel_dtype{};      // the key's
+  bool dynamic = false;      // a result dim is known only at run time: infer-meta per run
+  Place place;               // kernel.transfer: the destination
+  DenseTensor constant;      // kConst
+  int index = 0;             // parameter, feed or output index
+  ir::TensorType data_type;  // kData: the declared type
   // Control flow: cf.if has a then and an else block, cf.while its body. `inputs` are the cf
   // op's operands, then the outer values its regions read (they stay alive until it finishes).
   std::vector<std::unique_ptr<Code>> blocks;
@@ -113,7 +113,7 @@ struct Frame {
   std::unique_ptr<std::atomic<int>[]> remaining;
   std::vector<DenseTensor> results;
   std::vector<std::vector<std::vector<DenseTensor>>> yielded;  // per block: its cf.yield's values
-  std::mutex mem_mu;   // parallel mode only
+  std::mutex mem_mu;                                           // parallel mode only
   StorageCounts live;  // storage -> handles held by slots (-1: not the run's own)
   int64_t live_bytes = 0, peak = 0;
 };
@@ -170,8 +170,8 @@ struct Executor::Impl {
   std::vector<Tensor> params;
   std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
   size_t num_codes = 0;
-  std::vector<const Code*> codes;       // every block, for not_owned
-  std::vector<DenseTensor> constants;   // kConst values (not the run's own buffers)
+  std::vector<const Code*> codes;      // every block, for not_owned
+  std::vector<DenseTensor> constants;  // kConst values (not the run's own buffers)
   ExecutorOptions options;
   int64_t planned = 0;
   std::atomic<int64_t> last_peak{0};  // measured on the most recent run to finish

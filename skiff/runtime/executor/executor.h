@@ -1,13 +1,13 @@
 // The executor of captured programs (see docs/ARCHITECTURE.md "Static graph"), in the op dialect
 // or lowered to the kernel dialect (lower-to-kernel). It turns a program into an instruction list
 // once: each kernel.call becomes a call of its resolved kernel (skiff/ops/ir/kernel_call.h), an
-// op.* op of an unlowered program a boxed dense op call; parameters, constants, inputs, combine/split,
-// transfers and outputs become slot moves. Every value has a reference count (its uses); a buffer
-// is released right after its last use, so memory stays bounded on long chains, and reused through
-// the caching allocator. The planned peak (from static shapes, before running) and the measured
-// peak (live buffers of the last run) are reported. Sequential mode runs program order; parallel
-// mode runs independent instructions on a thread pool (random ops keep their program order, so
-// results are the same).
+// op.* op of an unlowered program a boxed dense op call; parameters, constants, inputs,
+// combine/split, transfers and outputs become slot moves. Every value has a reference count (its
+// uses); a buffer is released right after its last use, so memory stays bounded on long chains, and
+// reused through the caching allocator. The planned peak (from static shapes, before running) and
+// the measured peak (live buffers of the last run) are reported. Sequential mode runs program
+// order; parallel mode runs independent instructions on a thread pool (random ops keep their
+// program order, so results are the same).
 #pragma once
 
 #include <cstdint>

@@ -11,10 +11,9 @@
 namespace skiff {
 namespace {
 
-constexpr DType kAll[] = {DType::kBool,      DType::kInt8,       DType::kUInt8,
-                          DType::kInt16,     DType::kInt32,      DType::kInt64,
-                          DType::kFloat16,   DType::kBFloat16,   DType::kFloat32,
-                          DType::kFloat64,   DType::kComplex64, DType::kComplex128};
+constexpr DType kAll[] = {DType::kBool,    DType::kInt8,    DType::kUInt8,     DType::kInt16,
+                          DType::kInt32,   DType::kInt64,   DType::kFloat16,   DType::kBFloat16,
+                          DType::kFloat32, DType::kFloat64, DType::kComplex64, DType::kComplex128};
 static_assert(std::size(kAll) == kNumDTypes);
 // The dtypes visit_dtype covers (the complex ones go through visit_dtype_complex).
 constexpr DType kReal[] = {DType::kBool,    DType::kInt8,   DType::kUInt8,   DType::kInt16,
@@ -24,9 +23,8 @@ constexpr DType kReal[] = {DType::kBool,    DType::kInt8,   DType::kUInt8,   DTy
 using testing::error_of;
 
 TEST(DTypeTest, NamesRoundTrip) {
-  const char* names[] = {"bool",     "int8",    "uint8",   "int16",     "int32",
-                         "int64",    "float16", "bfloat16", "float32",  "float64",
-                         "complex64", "complex128"};
+  const char* names[] = {"bool",    "int8",     "uint8",   "int16",   "int32",     "int64",
+                         "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
   for (int i = 0; i < kNumDTypes; ++i) {
     EXPECT_EQ(dtype_name(kAll[i]), names[i]);
     EXPECT_EQ(parse_dtype(names[i]), kAll[i]);

@@ -26,13 +26,15 @@ using Axes = std::vector<int64_t>;
 std::vector<OpSample> fft_samples(std::map<std::string, ops::AttrValue> extra) {
   std::vector<OpSample> out;
   const std::vector<std::pair<Dims, Axes>> cases = {
-      {{7}, {0}}, {{1}, {0}}, {{4, 8}, {1}}, {{5, 6}, {0, 1}}, {{3, 13, 2}, {0, 2}},
-      {{2, 63}, {1}}, {{3, 4, 5}, {0, 1, 2}}};
+      {{7}, {0}},           {{1}, {0}},     {{4, 8}, {1}},         {{5, 6}, {0, 1}},
+      {{3, 13, 2}, {0, 2}}, {{2, 63}, {1}}, {{3, 4, 5}, {0, 1, 2}}};
   int k = 0;
   for (const auto& [dims, axes] : cases) {
     auto attrs = extra;
     attrs["axes"] = axes;
-    attrs["normalization"] = std::string(k % 3 == 0 ? "backward" : k % 3 == 1 ? "ortho" : "forward");
+    attrs["normalization"] = std::string(k % 3 == 0   ? "backward"
+                                         : k % 3 == 1 ? "ortho"
+                                                      : "forward");
     attrs["forward"] = k % 2 == 0;
     out.push_back(sample({dims}, attrs));
     ++k;
@@ -47,8 +49,8 @@ void add_complex_op_infos(OpDb& db) {
   }
   db.add(info("complex", {sample({{3, 4}, {3, 4}}), sample({{2, 3, 4}, {4}}), sample({{}, {}}),
                           sample({{0, 3}, {3}}), sample({{200, 256}, {256}})}));
-  db.add(info("as_complex", {sample({{3, 2}}), sample({{2}}), sample({{0, 2}}),
-                             sample({{2, 5, 2}})}));
+  db.add(
+      info("as_complex", {sample({{3, 2}}), sample({{2}}), sample({{0, 2}}), sample({{2, 5, 2}})}));
   // kissfft's float32 rounding grows with the transform length (up to 63 here)
   OpInfo c2c = info("fft_c2c", fft_samples({}));
   c2c.tolerance_scale = 20;

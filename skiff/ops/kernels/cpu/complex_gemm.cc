@@ -47,11 +47,11 @@ void complex_gemm(const DenseTensor& a_in, const DenseTensor& b_in, DenseTensor&
     const T* bo = bp + batch_offset(b, batch, o);
     T* co = cp + o * m * n;
     if constexpr (std::is_same_v<T, std::complex<float>>) {
-      cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, ao, k, bo, n, &zero,
-                  co, n);
+      cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, ao, k, bo, n, &zero, co,
+                  n);
     } else {
-      cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, ao, k, bo, n, &zero,
-                  co, n);
+      cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, ao, k, bo, n, &zero, co,
+                  n);
     }
   }
 }

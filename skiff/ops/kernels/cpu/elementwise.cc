@@ -454,9 +454,7 @@ void where_cpu(const KernelContext&, const WhereArgs& a) {
     const T* py = static_cast<const T*>(y.raw_data());
     T* po = static_cast<T*>(out.raw_data());
     parallel_for(0, out.numel(), kParallelGrain, [&](int64_t b, int64_t e) {
-      cpu::run_best_isa([&] {
-        select_run(pc + b, px + b, py + b, po + b, e - b);
-      });
+      cpu::run_best_isa([&] { select_run(pc + b, px + b, py + b, po + b, e - b); });
     });
     return;
   }

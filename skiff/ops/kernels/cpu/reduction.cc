@@ -126,9 +126,8 @@ void sum_cpu(const KernelContext&, const SumArgs& a) {
     const DenseTensor x = a.x.dtype() == od ? a.x : dense::cast(a.x, od);
     auto mask = mask_of("sum", a.x, a.axis);
     if (!is_complex(od)) {  // a real `dtype`: the real parts summed
-      return visit_dtype(od, [&](auto tag) {
-        accumulate<cpu::SumReducer, decltype(tag)>(x, mask, *a.out);
-      });
+      return visit_dtype(
+          od, [&](auto tag) { accumulate<cpu::SumReducer, decltype(tag)>(x, mask, *a.out); });
     }
     mask.push_back(false);
     DenseTensor out = view_as_real(*a.out);

@@ -39,7 +39,7 @@ SKIFF_INSTANTIATE_KERNEL(conj, reference)
 template <typename T>
 void complex_reference(const KernelContext&, const ComplexArgs& a) {
   map2<std::complex<T>, T, T>(a.real, a.imag, *a.out,
-                                          [](T re, T im) { return std::complex<T>(re, im); });
+                              [](T re, T im) { return std::complex<T>(re, im); });
 }
 SKIFF_INSTANTIATE_KERNEL(complex, reference)
 

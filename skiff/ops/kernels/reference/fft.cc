@@ -52,8 +52,7 @@ template <typename T>
 void fft_c2r_reference(const KernelContext&, const FftC2rArgs& a) {
   DenseTensor xc = a.x.copy_to(a.x.place());  // contiguous; c2r overwrites it
   DenseTensor full = DenseTensor::empty(a.out->dims(), a.x.dtype(), a.out->place());
-  fft::c2r<T, real_t<T>>(xc, full, *a.out, a.axes, a.normalization, a.forward,
-                         direct_planner<T>());
+  fft::c2r<T, real_t<T>>(xc, full, *a.out, a.axes, a.normalization, a.forward, direct_planner<T>());
 }
 SKIFF_INSTANTIATE_KERNEL(fft_c2r, reference)
 

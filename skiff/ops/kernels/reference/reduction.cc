@@ -113,7 +113,7 @@ std::vector<bool> all_axes(int rank) { return std::vector<bool>(rank, true); }
 template <typename T>
 void sum_reference(const KernelContext&, const SumArgs& a) {
   auto mask = meta::reduce_mask("sum", a.x.rank(), a.axis);
-  if constexpr (is_complex_v<T>) {  // two real sums over the (real, imaginary) views
+  if constexpr (is_complex_v<T>) {      // two real sums over the (real, imaginary) views
     if (!is_complex(a.out->dtype())) {  // a real `dtype`: the real parts summed
       return sum_like<double>(dense::cast(a.x, DType::kFloat64), mask, *a.out, false);
     }
