@@ -5,8 +5,9 @@ sitting with alternating rounds (the machine is shared; the ratios are the measu
 The model is the peer's (../shared/bench/PEERS.md: vocab 4096, dim 256, 4 layers, 4 heads,
 SwiGLU 688, untied head; 5.26 M parameters), built from examples/llama/model.py with random
 weights. Per round:
-- forward B=1 T=256: Skiff eager under no_grad, the predictor (float32, bfloat16 matmuls and
-  weight-only int8) on a `jit.save`d forward, torch under inference_mode (peer_torch.py llama);
+- forward B=1 T=256: Skiff eager under no_grad, the predictor (float32, bfloat16 matmuls,
+  weight-only int8 and LLM.int8) on a `jit.save`d forward, torch under inference_mode
+  (peer_torch.py llama);
 - greedy decode, prompt 128 tokens -> +128, prefill counted (peer_torch.py's measure): the C++
   generator (build/bin/llama_generate on export.py's prefill/decode programs) in the same three
   precisions, against torch's KV-cache decode;
@@ -89,13 +90,16 @@ def _prepare(work):
         f.write(prompt)
 
 
-PRECISIONS = {"fp32": "float32", "bf16": "bfloat16 matmuls", "int8": "weight-only int8"}
+PRECISIONS = {"fp32": "float32", "bf16": "bfloat16 matmuls", "int8": "weight-only int8",
+              "llm_int8": "LLM.int8 (int8 GEMMs)"}
 
 
 def _predictor(paddle_infer, work, precision="fp32", threads=None):
     config = paddle_infer.Config(os.path.join(work, "forward.pdmodel"),
                                  os.path.join(work, "forward.pdiparams"))
     config.enable_weight_only_int8(precision == "int8")
+    if precision == "llm_int8":
+        config.enable_mkldnn_int8()
     if precision == "bf16":
         config.enable_mkldnn_bfloat16()
     if threads is not None:
@@ -147,7 +151,8 @@ def _generate(work, precision, threads):
         prompt = f.read()
     cmd = [GENERATOR, os.path.join(work, "serve"), "--prompt", prompt, "--greedy",
            "--max-new-tokens", str(NEW), "--threads", str(threads)]
-    cmd += {"fp32": [], "bf16": ["--bf16"], "int8": ["--int8"]}[precision]
+    cmd += {"fp32": [], "bf16": ["--bf16"], "int8": ["--int8"],
+            "llm_int8": ["--llm-int8"]}[precision]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"llama_generate failed ({r.returncode}): {r.stderr[-2000:]}")
@@ -267,8 +272,9 @@ def main():
         print(f"| greedy decode +{NEW}, KV cache, C++ generator {label} | "
               f"{s[f'gen_{key}_tok_s']:.0f} tok/s ({s[f'gen_{key}_ms_token']:.2f} ms/token) | "
               f"{t['kv_tok_s']:.0f} tok/s | {s[f'gen_{key}_tok_s'] / t['kv_tok_s']:.2f}x |")
-    for key in ("bf16", "int8"):
-        print(f"\n- {PRECISIONS[key]} decode against float32 decode: "
+    print()
+    for key in ("bf16", "int8", "llm_int8"):
+        print(f"- {PRECISIONS[key]} decode against float32 decode: "
               f"{s[f'gen_{key}_tok_s'] / s['gen_fp32_tok_s']:.2f}x tokens/s")
     print(f"- serving: 1 predictor on 1 thread {s['serve_1_per_s']:.1f} runs/s; {n} clones on "
           f"{n} threads {s[f'serve_{n}_per_s']:.1f} runs/s "

@@ -2,8 +2,10 @@
 """Validation perplexity of a trained example Llama in each precision it can be served in:
 eager float32, eager bfloat16 (paddle.amp.auto_cast O1: matmuls in bf16, fp32 accumulation)
 and the predictor on a saved forward program: float32, bfloat16 (Config.enable_mkldnn_bfloat16,
-the same casts as auto_cast O1) and weight-only int8 linears (Config.enable_weight_only_int8). The validation split is train.py's (the last 5% of the
-corpus' tokens), cut into non-overlapping windows of the run's sequence length.
+the same casts as auto_cast O1), weight-only int8 linears (Config.enable_weight_only_int8) and
+LLM.int8 linears (Config.enable_mkldnn_int8: int8 activations too). The validation split is
+train.py's (the last 5% of the corpus' tokens), cut into non-overlapping windows of the run's
+sequence length.
 
     PYTHONPATH=python /usr/bin/python3 examples/llama/perplexity.py --run runs/llama
 """
@@ -60,10 +62,12 @@ def eager_nll(model, batches, dtype=None):
     return total
 
 
-def predictor_nll(model_dir, batches, int8=False, bf16=False):
+def predictor_nll(model_dir, batches, int8=False, bf16=False, llm_int8=False):
     config = paddle_infer.Config(os.path.join(model_dir, "forward.pdmodel"),
                                  os.path.join(model_dir, "forward.pdiparams"))
     config.enable_weight_only_int8(int8)
+    if llm_int8:
+        config.enable_mkldnn_int8()
     if bf16:
         config.enable_mkldnn_bfloat16()
     p = paddle_infer.create_predictor(config)
@@ -101,6 +105,8 @@ def main(argv=None):
         rows.append(("predictor bfloat16 (enable_mkldnn_bfloat16)",
                      predictor_nll(d, batches, bf16=True)))
         rows.append(("predictor weight-only int8", predictor_nll(d, batches, int8=True)))
+        rows.append(("predictor LLM.int8 (enable_mkldnn_int8)",
+                     predictor_nll(d, batches, llm_int8=True)))
     base = rows[0][1] / n_tokens
     print("\n| precision | loss (nats/token) | perplexity | vs float32 |")
     print("|---|---|---|---|")

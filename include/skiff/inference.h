@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace skiff {
@@ -90,7 +91,14 @@ class Config {
   /// once. Inputs and outputs stay float32.
   void EnableMkldnnBfloat16() { mkldnn_bfloat16_ = true; }
   bool mkldnn_bfloat16_enabled() const { return mkldnn_bfloat16_; }
-  void EnableMkldnnInt8();
+  /// int8 at load: the `llm-int8` pass (LLM.int8 on every linear/matmul with a parameter
+  /// weight: int8 weights with per-channel scales, each row of the activations quantized to
+  /// int8 at run time apart from its outlier columns, int8 GEMMs through oneDNN's VNNI/AMX
+  /// kernels). Takes precedence over EnableWeightOnlyInt8 (the linears are taken by then).
+  /// `op_list` (Paddle's op types) may name fc, linear, matmul, matmul_v2 and mul, which all
+  /// mean the linears; other types stay in float, with a warning naming them.
+  void EnableMkldnnInt8(const std::unordered_set<std::string>& op_list = {});
+  bool mkldnn_int8_enabled() const { return mkldnn_int8_; }
   /// Weight-only quantization at load: the linears (and matmuls) whose weight is a float
   /// parameter run as weight_only_linear on int8 rows with per-channel scales (the
   /// `weight-only-int8` pass, appended after the fusions); activations stay float.
@@ -164,6 +172,7 @@ class Config {
   bool memory_optim_ = false;
   bool weight_only_int8_ = false;
   bool mkldnn_bfloat16_ = false;
+  bool mkldnn_int8_ = false;
   bool profile_ = false;
   bool glog_info_ = true;
   std::vector<std::string> deleted_passes_;

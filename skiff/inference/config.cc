@@ -1,6 +1,7 @@
 // paddle_infer::Config and PassBuilder (include/skiff/inference.h).
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "skiff/base/error.h"
@@ -90,8 +91,17 @@ void not_available(const char* what, const char* why) {
 }
 }  // namespace
 
-void Config::EnableMkldnnInt8() {
-  not_available("EnableMkldnnInt8", "no int8 quantization pass yet: the model runs as saved");
+void Config::EnableMkldnnInt8(const std::unordered_set<std::string>& op_list) {
+  static const std::set<std::string> linears = {"fc", "linear", "matmul", "matmul_v2", "mul"};
+  std::string other;
+  for (const std::string& op : std::set<std::string>(op_list.begin(), op_list.end())) {
+    if (!linears.count(op)) other += (other.empty() ? "" : ", ") + op;
+  }
+  if (!other.empty()) {
+    SKIFF_LOG(WARNING) << "Config::EnableMkldnnInt8: int8 covers the linears (fc, linear, matmul); "
+                       << other << " stay in float";
+  }
+  mkldnn_int8_ = true;
 }
 void Config::EnableUseGpu(uint64_t, int, PrecisionType) {
   not_available("EnableUseGpu", "the inference executor runs CPU kernels only");
@@ -151,6 +161,7 @@ std::vector<std::string> Config::passes() const {
   if (mkldnn_bfloat16_ && !named(kCpuBfloat16Pass)) {
     list.insert(list.end(), {kCpuBfloat16Pass, kFoldParamsPass});
   }
+  if (mkldnn_int8_ && !named(kLlmInt8Pass)) list.push_back(kLlmInt8Pass);
   if (weight_only_int8_ && !named(kWeightOnlyInt8Pass)) {
     list.push_back(kWeightOnlyInt8Pass);
   }
@@ -173,6 +184,7 @@ std::string Config::Summary() const {
   row("memory_optim", memory_optim_ ? "true" : "false");
   row("weight_only_int8", weight_only_int8_ ? "true" : "false");
   row("mkldnn_bfloat16", mkldnn_bfloat16_ ? "true" : "false");
+  row("mkldnn_int8", mkldnn_int8_ ? "true" : "false");
   std::string list;
   for (const std::string& p : passes()) list += (list.empty() ? "" : ",") + p;
   row("passes", list);

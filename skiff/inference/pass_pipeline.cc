@@ -50,6 +50,9 @@ std::vector<std::pair<std::string, std::string>> known_passes() {
                   "linear/matmul with a float parameter weight -> weight_only_linear on int8 rows "
                   "quantized at load (per-channel scales)"});
   list.push_back({kWeightOnlyInt4Pass, "the same with int4 weights"});
+  list.push_back({kLlmInt8Pass,
+                  "linear/matmul with a float parameter weight -> llm_int8_linear (LLM.int8: int8 "
+                  "weights, activations quantized per row at run time, outlier columns in float)"});
   list.push_back({kCpuBfloat16Pass,
                   "auto_cast O1 in bfloat16: white-list ops (matmul, linear, conv2d) on bfloat16 "
                   "operands, casts where dtypes meet, float32 outputs"});
@@ -76,10 +79,13 @@ bool flag(ir::Operation* op, std::string_view attr) {
 
 }  // namespace
 
-int weight_only_quantize(jit::CapturedProgram& p, int bits) {
-  const std::string algo = bits == 8 ? "weight_only_int8" : "weight_only_int4";
-  const std::string weight_dtype = bits == 8 ? "int8" : "int4";
-  const ops::OpSchema* schema = ops::find_op_schema("weight_only_linear");
+namespace {
+
+// The linears of weight_only_quantize / llm_int8_quantize: weights quantized with `algo`, each
+// op rewritten into `op` (a record name) on (x, qweight, bias, qscale) with `attrs`.
+int quantize_linears(jit::CapturedProgram& p, const std::string& algo, const std::string& op_name,
+                     const std::map<std::string, ops::AttrValue>& attrs) {
+  const ops::OpSchema* schema = ops::find_op_schema(op_name);
   SKIFF_CHECK(schema != nullptr);
   ir::Block* top = p.program->block();
   std::unordered_set<std::string> names;
@@ -134,10 +140,8 @@ int weight_only_quantize(jit::CapturedProgram& p, int bits) {
     b.set_insertion_point(op);
     ir::Value bias = linear && op->num_operands() > 2 ? op->operand(2) : ir::Value();
     const ir::Value operands[] = {op->operand(0), it->second.first, bias, it->second.second};
-    const std::map<std::string, ops::AttrValue> attrs = {{"weight_dtype", weight_dtype},
-                                                         {"group_size", int64_t{-1}}};
     ir::Operation* q =
-        b.create_inferred("op.weight_only_linear", operands,
+        b.create_inferred(str("op.", op_name), operands,
                           ops::ir_bridge::to_ir_attrs(p.context.get(), *schema, attrs));
     q->set_loc(op->loc());
     op->result(0).replace_all_uses_with(q->result(0));
@@ -155,6 +159,19 @@ int weight_only_quantize(jit::CapturedProgram& p, int bits) {
   }
   for (ir::Operation* op : dead) op->erase();
   return rewritten;
+}
+
+}  // namespace
+
+int weight_only_quantize(jit::CapturedProgram& p, int bits) {
+  return quantize_linears(
+      p, bits == 8 ? "weight_only_int8" : "weight_only_int4", "weight_only_linear",
+      {{"weight_dtype", std::string(bits == 8 ? "int8" : "int4")}, {"group_size", int64_t{-1}}});
+}
+
+int llm_int8_quantize(jit::CapturedProgram& p, float threshold) {
+  return quantize_linears(p, "llm.int8", "llm_int8_linear",
+                          {{"threshold", static_cast<double>(threshold)}});
 }
 
 namespace {
@@ -371,6 +388,8 @@ void run_passes(jit::CapturedProgram& p, const std::vector<std::string>& passes,
       fold_params(p);
     } else if (name == kWeightOnlyInt8Pass || name == kWeightOnlyInt4Pass) {
       weight_only_quantize(p, name == kWeightOnlyInt8Pass ? 8 : 4);
+    } else if (name == kLlmInt8Pass) {
+      llm_int8_quantize(p);
     } else if (name == kCpuBfloat16Pass) {
       mixed_precision(p, DType::kBFloat16);
     } else {

@@ -18,6 +18,7 @@ namespace skiff::inference {
 inline constexpr const char* kFoldParamsPass = "fold-params";
 inline constexpr const char* kWeightOnlyInt8Pass = "weight-only-int8";
 inline constexpr const char* kWeightOnlyInt4Pass = "weight-only-int4";
+inline constexpr const char* kLlmInt8Pass = "llm-int8";
 inline constexpr const char* kCpuBfloat16Pass = "cpu-bfloat16";
 
 /// The default list (Config with ir_optim on): simplification, parameter folding, CSE, DCE,
@@ -45,6 +46,12 @@ int fold_params(jit::CapturedProgram& p);
 /// `<name>.qscale`, one copy per weight however many ops read it). The float weight is dropped
 /// when nothing else reads it. Returns the number of ops rewritten.
 int weight_only_quantize(jit::CapturedProgram& p, int bits);
+
+/// llm-int8 (Config::EnableMkldnnInt8): the same ops become op.llm_int8_linear (LLM.int8) on the
+/// weight quantized at load with algo llm.int8 (int8 rows, float32 per-channel scales); at run
+/// time each row of x is quantized to int8 apart from its outlier columns (|value| >
+/// threshold), and the product runs in int8 through oneDNN. Returns the number of ops rewritten.
+int llm_int8_quantize(jit::CapturedProgram& p, float threshold = 6.0f);
 
 /// cpu-bfloat16: the program as `paddle.amp.auto_cast(level='O1', dtype=dtype)` runs it eagerly
 /// (the same class table, skiff/ops/amp_class.h): ops whose record says `amp: white` (matmul,

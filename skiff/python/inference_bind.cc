@@ -206,8 +206,10 @@ void bind_config(py::module_& m) {
       .def("enable_mkldnn_bfloat16", &C::EnableMkldnnBfloat16)
       .def("mkldnn_bfloat16_enabled", &C::mkldnn_bfloat16_enabled)
       .def(
-          "enable_mkldnn_int8", [](C& c, py::object) { c.EnableMkldnnInt8(); },
-          py::arg("quantized_ops") = py::none())
+          "enable_mkldnn_int8",
+          [](C& c, const std::unordered_set<std::string>& ops) { c.EnableMkldnnInt8(ops); },
+          py::arg("mkldnn_int8_enabled_op_types") = std::unordered_set<std::string>{})
+      .def("mkldnn_int8_enabled", &C::mkldnn_int8_enabled)
       .def("enable_weight_only_int8", &C::EnableWeightOnlyInt8, py::arg("x") = true)
       .def("weight_only_int8_enabled", &C::weight_only_int8_enabled)
       .def("set_cpu_math_library_num_threads", &C::SetCpuMathLibraryNumThreads,

@@ -420,8 +420,10 @@ EXCLUDED = {
     # Statistics ops (running extremes, mode, search, poisson): test_stat_functions.py (numpy and
     # torch forward, torch gradients, seeded statistics), and the C++ op database.
     "cummax", "cummin", "logcumsumexp", "mode", "searchsorted", "poisson",
-    # Weight-only quantization (int8 layouts): test_quant.py, and the C++ op database.
+    # Weight-only and LLM.int8 quantization (int8 layouts): test_quant.py, test_llm_int8.py and
+    # the C++ op database.
     "weight_quantize", "weight_dequantize", "weight_only_linear", "weight_only_linear_grad",
+    "llm_int8_linear",
     # Complex inputs or results (this table's cases are real): test_complex.py and test_fft.py
     # (numpy forward, torch gradients), and the C++ op database.
     "real", "imag", "conj", "complex", "as_complex", "as_real", "angle", "fft_c2c", "fft_r2c",

@@ -2,8 +2,8 @@
 // the C++ predictor: one prefill program for the prompt, then one decode program per token with
 // an explicit KV cache (the caches a run returns are the next run's inputs, no copy).
 //   llama_generate SERVE_DIR [--prompt TEXT] [--max-new-tokens N] [--temperature T]
-//                  [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--bf16] [--threads N]
-//                  [--print-ids] [--quiet]
+//                  [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--llm-int8] [--bf16]
+//                  [--threads N] [--print-ids] [--quiet]
 // Text goes to stdout as it is generated; the timings (prefill, decode tokens/s) to stderr.
 // Exit status: 0 done, 1 a bad model directory or a skiff::Error, 2 a usage error.
 #include <algorithm>
@@ -31,8 +31,8 @@ using llama_generate::SamplingOptions;
 
 constexpr const char* kUsage =
     "usage: llama_generate SERVE_DIR [--prompt TEXT] [--max-new-tokens N] [--temperature T]\n"
-    "                      [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--bf16]\n"
-    "                      [--threads N] [--print-ids] [--quiet]\n"
+    "                      [--top-k K] [--top-p P] [--seed S] [--greedy] [--int8] [--llm-int8]\n"
+    "                      [--bf16] [--threads N] [--print-ids] [--quiet]\n"
     "  SERVE_DIR         what examples/llama/export.py wrote (generator.json, the programs)\n"
     "  --prompt TEXT     the text to continue (default \"The \")\n"
     "  --max-new-tokens  tokens to generate (default 100; stops at the model's max_seq_len)\n"
@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  --seed S          sampling seed (default 1)\n"
     "  --greedy          always the most likely token (same as --temperature 0)\n"
     "  --int8            weight-only int8 linears, quantized at load (EnableWeightOnlyInt8)\n"
+    "  --llm-int8        LLM.int8 linears: int8 weights and activations quantized per row at run\n"
+    "                    time, int8 GEMMs (EnableMkldnnInt8)\n"
     "  --bf16            matmuls in bfloat16 (EnableMkldnnBfloat16); with --int8, bfloat16\n"
     "                    activations on int8 weights\n"
     "  --threads N       CPU math threads (default 1)\n"
@@ -59,10 +61,11 @@ struct Options {
   int max_new_tokens = 100, threads = 1;
   uint64_t seed = 1;
   SamplingOptions sampling;
-  bool int8 = false, bf16 = false, print_ids = false, quiet = false;
+  bool int8 = false, llm_int8 = false, bf16 = false, print_ids = false, quiet = false;
 };
 
 const char* precision_name(const Options& o) {
+  if (o.llm_int8) return o.bf16 ? "LLM.int8, bfloat16 outliers" : "LLM.int8";
   if (o.int8) return o.bf16 ? "int8 weights, bfloat16 activations" : "int8 weights";
   return o.bf16 ? "bfloat16 matmuls" : "float32";
 }
@@ -115,6 +118,8 @@ Options parse_args(int argc, char** argv) {
       o.sampling.temperature = 0;
     } else if (a == "--int8") {
       o.int8 = true;
+    } else if (a == "--llm-int8") {
+      o.llm_int8 = true;
     } else if (a == "--bf16") {
       o.bf16 = true;
     } else if (a == "--threads") {
@@ -186,6 +191,7 @@ std::shared_ptr<inf::Predictor> load_program(const std::string& prefix, const Op
   inf::Config c(prefix + ".pdmodel", prefix + ".pdiparams");
   c.SetCpuMathLibraryNumThreads(o.threads);
   c.EnableWeightOnlyInt8(o.int8);
+  if (o.llm_int8) c.EnableMkldnnInt8();
   if (o.bf16) c.EnableMkldnnBfloat16();
   return inf::CreatePredictor(c);
 }

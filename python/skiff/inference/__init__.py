@@ -16,7 +16,9 @@ build without those devices does. oneDNN is always Skiff's CPU kernel library, s
 only keeps its fusion passes, which are on by default; disable_mkldnn() drops them.
 enable_mkldnn_bfloat16() converts the model at load (matmul, linear and conv2d in bfloat16, as
 paddle.amp.auto_cast O1 would; inputs and outputs stay float32); convert_to_mixed_precision
-writes such a converted copy of the files once.
+writes such a converted copy of the files once. enable_mkldnn_int8() runs the linears as LLM.int8
+(int8 weights quantized at load, activations quantized per row at run time, int8 GEMMs through
+oneDNN); enable_weight_only_int8() quantizes the weights only.
 """
 from .. import _C
 

@@ -5,8 +5,10 @@
 // two's complement). Scales are [n] (per channel) or [groups, n] with groups = ceil(k / g).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -79,5 +81,23 @@ inline int quantize_value(F w, F scale, float bound) {
   const F b = static_cast<F>(bound);
   return static_cast<int>(r > b ? b : (r < -b ? -b : r));
 }
+
+/// LLM.int8 (llm_int8_linear): whether value v makes its column of x an outlier (|v| above the
+/// threshold, or not finite: those stay in floating point, so they propagate).
+inline bool llm_int8_outlier(float v, float threshold) {
+  return !(std::fabs(v) <= std::min(threshold, std::numeric_limits<float>::max()));
+}
+
+/// The int8 level of value v of a row of x whose non-outlier values have maximum magnitude
+/// `range` (|v| <= range): v * 127 / range rounded half away from zero, in float arithmetic
+/// with inv = llm_int8_inverse_step(range), so every kernel picks the same levels.
+inline float llm_int8_inverse_step(float range) { return range > 0.0f ? 127.0f / range : 0.0f; }
+inline int8_t llm_int8_level(float v, float inv) {
+  const float r = v * inv;
+  const float t = std::min(127.0f, std::max(-127.0f, r + (r >= 0.0f ? 0.5f : -0.5f)));
+  return static_cast<int8_t>(t);  // truncation: t + 0.5 truncated is round half away
+}
+/// The value one level of such a row stands for.
+inline float llm_int8_step(float range) { return range / 127.0f; }
 
 }  // namespace skiff::ops::quant

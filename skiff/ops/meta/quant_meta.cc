@@ -1,5 +1,7 @@
 #include "skiff/ops/meta/quant_meta.h"
 
+#include <cmath>
+
 #include "skiff/base/error.h"
 #include "skiff/base/str.h"
 #include "skiff/ops/kernels/quant_layout.h"
@@ -105,6 +107,14 @@ void weight_only_linear_meta(std::string_view op, const TensorMeta& x, const Ten
   Dims d = x.dims;
   d[d.size() - 1] = n;
   *out = {x.dtype, d};
+}
+
+void llm_int8_linear_meta(std::string_view op, const TensorMeta& x, const TensorMeta& weight,
+                          const TensorMeta* bias, const TensorMeta& weight_scale, float threshold,
+                          TensorMeta* out) {
+  SKIFF_ENFORCE(!std::isnan(threshold), kInvalidArgument, op, "threshold",
+                "a number (the smallest |value| that makes a column of x an outlier)", "nan");
+  weight_only_linear_meta(op, x, weight, bias, weight_scale, "int8", -1, out);
 }
 
 void weight_only_linear_grad_meta(std::string_view op, const TensorMeta& x,

@@ -23,6 +23,10 @@ void weight_dequantize_meta(std::string_view op, const TensorMeta& x, const Tens
 void weight_only_linear_meta(std::string_view op, const TensorMeta& x, const TensorMeta& weight,
                              const TensorMeta* bias, const TensorMeta& weight_scale,
                              const std::string& weight_dtype, int64_t group_size, TensorMeta* out);
+/// weight_only_linear_meta's checks for an int8 weight with per-channel scales; threshold not NaN.
+void llm_int8_linear_meta(std::string_view op, const TensorMeta& x, const TensorMeta& weight,
+                          const TensorMeta* bias, const TensorMeta& weight_scale, float threshold,
+                          TensorMeta* out);
 /// weight_only_linear's checks, out_grad of its output's meta: x_grad like x.
 void weight_only_linear_grad_meta(std::string_view op, const TensorMeta& x,
                                   const TensorMeta& weight, const TensorMeta& weight_scale,

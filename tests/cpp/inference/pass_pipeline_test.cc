@@ -139,6 +139,40 @@ TEST_F(PassPipelineTest, CpuBfloat16RunsTheMatmulOnBfloat16Operands) {
   EXPECT_EQ(inference::mixed_precision(m.program, DType::kBFloat16), 0);
 }
 
+TEST_F(PassPipelineTest, LlmInt8TurnsTheMatmulIntoLlmInt8Linear) {
+  inference::SavedModel m = inference::read_saved_model(dir_ + "/m.pdmodel", dir_ + "/m.pdiparams");
+  EXPECT_EQ(inference::fold_params(m.program), 1);
+  const std::string before = m.program.program->print();
+  EXPECT_EQ(count(before, "op.matmul"), 1u) << before;
+  EXPECT_EQ(count(before, "op.llm_int8_linear"), 0u) << before;
+  EXPECT_EQ(inference::llm_int8_quantize(m.program), 1);
+  const std::string after = m.program.program->print();
+  EXPECT_EQ(count(after, "op.matmul"), 0u) << after;
+  EXPECT_EQ(count(after, "op.llm_int8_linear"), 1u) << after;
+  EXPECT_NE(after.find("threshold = 6"), std::string::npos) << after;
+  // The int8 rows [out, in] and float32 per-channel scales replace the folded float weight.
+  EXPECT_NE(after.find("() -> tensor<2x3xi8>"), std::string::npos) << after;
+  EXPECT_NE(after.find("() -> tensor<2xf32>"), std::string::npos) << after;
+  EXPECT_EQ(count(after, "tensor<3x2xf32>"), 0u) << after;
+  EXPECT_EQ(inference::llm_int8_quantize(m.program), 0);  // nothing left to rewrite
+}
+
+TEST_F(PassPipelineTest, EnableMkldnnInt8ServesTheModelInInt8) {
+  Config c(dir_);
+  EXPECT_FALSE(c.mkldnn_int8_enabled());
+  c.EnableMkldnnInt8();
+  EXPECT_TRUE(c.mkldnn_int8_enabled());
+  EXPECT_EQ(c.passes().back(), inference::kLlmInt8Pass);
+  auto p = CreatePredictor(c);
+  EXPECT_NE(p->optimized_program().find("op.llm_int8_linear"), std::string::npos);
+  // LLM.int8 by hand: x's rows [1, 0, -1] and [0.5, 2, 1] become levels (127, 0, -127) of
+  // 1 / 127 and (32, 127, 64) of 2 / 127; the weight columns (2, 4, 6) and (8, 10, 12) levels
+  // (42, 85, 127) of 6 / 127 and (85, 106, 127) of 12 / 127.
+  const std::vector<float> y = run(*p);
+  const std::vector<float> want = {-3.515748f, -4.468504f, 15.578678f, 35.673352f};
+  for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-4f) << i;
+}
+
 TEST_F(PassPipelineTest, EnableMkldnnBfloat16KeepsFloat32InputsAndOutputs) {
   Config c(dir_);
   EXPECT_FALSE(c.mkldnn_bfloat16_enabled());
@@ -184,6 +218,16 @@ TEST(PassBuilderTest, WeightOnlyInt8RunsLastAndOnce) {
   c.pass_builder()->DeletePass(inference::kWeightOnlyInt8Pass);
   c.EnableWeightOnlyInt8(false);
   EXPECT_EQ(c.passes(), inference::default_passes(true));
+}
+
+TEST(PassBuilderTest, LlmInt8RunsBeforeWeightOnlyInt8) {
+  Config c;
+  c.EnableWeightOnlyInt8();
+  c.EnableMkldnnInt8({"fc", "matmul_v2"});
+  std::vector<std::string> want = inference::default_passes(true);
+  want.insert(want.end(), {inference::kLlmInt8Pass, inference::kWeightOnlyInt8Pass});
+  EXPECT_EQ(c.passes(), want);
+  EXPECT_NE(c.Summary().find("mkldnn_int8"), std::string::npos);
 }
 
 TEST(PassBuilderTest, Bfloat16RunsAfterTheFusionsAndBeforeInt8) {

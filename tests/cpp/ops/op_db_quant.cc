@@ -45,6 +45,31 @@ InputMaker positive_scales() {
   };
 }
 
+// Activations of llm_int8_linear: sixteenths up to 7/16 with a +-7/16 in column 0 of every row
+// (so int8 levels are 127 q / 7, never near a rounding tie), and in columns 3, 8, 13, ... values
+// of magnitude 2 to 2 7/16, the outliers of thresholds between 7/16 and 2.
+InputMaker llm_int8_activations() {
+  return [](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> pick(-7, 7), big(0, 7), sign(0, 1);
+    const int64_t k = dims.empty() ? 1 : dims.back();
+    std::vector<double> v(dims.numel());
+    for (int64_t e = 0; e < static_cast<int64_t>(v.size()); ++e) {
+      const int64_t i = e % k;
+      const double s = sign(rng) ? 1.0 : -1.0;
+      v[e] = i == 0 ? s * 7 / 16.0 : (i % 5 == 3 ? s * (2 + big(rng) / 16.0) : pick(rng) / 16.0);
+    }
+    return make_tensor(dims, dtype, v);
+  };
+}
+
+OpSample llm_int8(Dims x, int64_t n, bool with_bias, double threshold) {
+  OpSample s;
+  s.shapes = {{x}, {Dims{n, x.back()}}, {}, {Dims{n}}};
+  if (with_bias) s.shapes[2].push_back(Dims{n});
+  s.attrs = {{"threshold", threshold}};
+  return s;
+}
+
 Attrs algo(const char* name, int64_t group = -1) {
   return {{"algo", std::string(name)}, {"group_size", group}};
 }
@@ -105,6 +130,19 @@ void add_quant_op_infos(OpDb& db) {
           .samples = linear_samples(false),
           .input_makers = {{1, quantized_bytes()}, {3, positive_scales()}},
           // Sums of up to 130 products: float rounding grows with k.
+          .tolerance_scale = 4.0,
+          .fixed_dtypes = {{1, DType::kInt8}}});
+  db.add({.name = "llm_int8_linear",
+          .samples = {llm_int8(Dims{1, 32}, 24, true, 1.0),     // decode: one row, outliers
+                      llm_int8(Dims{2, 3, 16}, 5, false, 6.0),  // batch dims, no outliers
+                      llm_int8(Dims{20, 64}, 150, true, 1.0),   // oneDNN's int8 GEMM
+                      llm_int8(Dims{12, 130}, 9, true, 0.4),    // many outlier columns
+                      llm_int8(Dims{3, 7}, 6, true, -1.0),      // every column an outlier
+                      llm_int8(Dims{0, 8}, 3, true, 6.0),       // no rows
+                      llm_int8(Dims{4, 0}, 3, true, 6.0)},      // empty contraction
+          .input_makers = {{0, llm_int8_activations()},
+                           {1, quantized_bytes()},
+                           {3, positive_scales()}},
           .tolerance_scale = 4.0,
           .fixed_dtypes = {{1, DType::kInt8}}});
   db.add({.name = "weight_only_linear_grad",

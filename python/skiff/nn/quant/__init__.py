@@ -1,17 +1,19 @@
-"""skiff.nn.quant (Paddle's paddle.nn.quant): weight-only quantization for inference.
+"""skiff.nn.quant (Paddle's paddle.nn.quant): weight-only and LLM.int8 quantization for
+inference.
 
-Skiff's CPU layout (docs/ARCHITECTURE.md "Weight-only quantization"): weight_quantize turns a
-[in_features, out_features] weight into int8 rows [out_features, in_features] (int4: two values
-per byte, [out_features, ceil(in_features / 2)]) and per-channel scales [out_features] (or one
-per group of 64/128 input features: [groups, out_features]); weight_only_linear multiplies with
-the rows as they are, converting each as it is read. Paddle's `arch` selects a CUDA tensor-core
-layout; Skiff has one layout, so `arch` must be None.
+Skiff's CPU layout (docs/ARCHITECTURE.md "Weight-only and LLM.int8 quantization"):
+weight_quantize turns a [in_features, out_features] weight into int8 rows [out_features,
+in_features] (int4: two values per byte, [out_features, ceil(in_features / 2)]) and per-channel
+scales [out_features] (or one per group of 64/128 input features: [groups, out_features]);
+weight_only_linear multiplies with the rows as they are, converting each as it is read;
+llm_int8_linear quantizes the activations as well and multiplies in int8. Paddle's `arch`
+selects a CUDA tensor-core layout; Skiff has one layout, so `arch` must be None.
 """
 from ... import _C, _errors
 
 _ops = _C.ops
 
-__all__ = ["weight_quantize", "weight_dequantize", "weight_only_linear",
+__all__ = ["weight_quantize", "weight_dequantize", "weight_only_linear", "llm_int8_linear",
            "apply_per_channel_scale"]
 
 _ALGOS = ("weight_only_int8", "weight_only_int4", "llm.int8")
@@ -87,6 +89,28 @@ def weight_only_linear(x, weight, bias=None, weight_scale=None, weight_dtype="in
     _check_arch(fn, arch)
     _check_group_size(fn, group_size)
     return _ops.weight_only_linear(x, weight, bias, weight_scale, weight_dtype, group_size)
+
+
+def llm_int8_linear(x, weight, bias=None, weight_scale=None, threshold=6.0):
+    """LLM.int8: x [..., in_features] @ dequantized(weight)^T + bias in x's dtype, with weight
+    and weight_scale from weight_quantize(w, algo='llm.int8'). Columns of x holding a value with
+    |value| > threshold are multiplied in floating point; every row's other values are quantized
+    to int8 (its own scale) and multiplied in int8 (oneDNN's VNNI/AMX kernels). Not
+    differentiable (an inference op, as in Paddle)."""
+    fn = "llm_int8_linear"
+    _check_tensor(fn, "x", x)
+    _check_tensor(fn, "weight", weight)
+    if weight_scale is None:
+        raise _errors.InvalidArgument(
+            f"{fn}: argument 'weight_scale' expected the scale Tensor weight_quantize returned, "
+            "got None")
+    _check_tensor(fn, "weight_scale", weight_scale)
+    if bias is not None:
+        _check_tensor(fn, "bias", bias)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise _errors.InvalidType(
+            f"{fn}: argument 'threshold' expected a float, got {type(threshold).__name__}")
+    return _ops.llm_int8_linear(x, weight, bias, weight_scale, float(threshold))
 
 
 def apply_per_channel_scale(x, scales):

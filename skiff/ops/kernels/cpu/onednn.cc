@@ -200,6 +200,33 @@ bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Ope
   return true;
 }
 
+bool gemm_s8(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c) {
+  using dt = dnnl::memory::data_type;
+  const Key key{-1, m, n, k};  // float GEMM keys start with 0, convolutions with their kind
+  auto entry = cache().get(key, [&] {
+    Entry e;
+    e.src = dnnl::memory::desc({m, k}, dt::s8, {k, 1});
+    e.wei = dnnl::memory::desc({k, n}, dt::s8, {1, k});  // b's rows are the columns
+    e.dst = dnnl::memory::desc({m, n}, dt::s32, {n, 1});
+    try {
+      const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.src, e.wei, e.dst), base_attr(),
+                                            engine());
+      e.prim = dnnl::matmul(pd);
+      e.scratch = pd.scratchpad_desc();
+      e.scratch_bytes = e.scratch.get_size();
+      e.ok = true;
+    } catch (const dnnl::error&) {
+      e.ok = false;
+    }
+    return e;
+  });
+  if (!entry->ok) return false;
+  execute(*entry, {{DNNL_ARG_SRC, dnnl::memory(entry->src, engine(), const_cast<int8_t*>(a))},
+                   {DNNL_ARG_WEIGHTS, dnnl::memory(entry->wei, engine(), const_cast<int8_t*>(b))},
+                   {DNNL_ARG_DST, dnnl::memory(entry->dst, engine(), c)}});
+  return true;
+}
+
 namespace {
 
 ConvArg conv_arg(int arg, bool output, const dnnl::memory::desc& user,
@@ -306,9 +333,8 @@ std::shared_ptr<const Entry> conv2d_entry(ConvKind kind, DType dtype, const meta
                        conv_arg(DNNL_ARG_DIFF_DST, false, dst, pd.diff_dst_desc())};
       } else {
         const dnnl::convolution_backward_weights::primitive_desc pd(
-            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct,
-                                                     any_src, any_wei, any_dst, strides, dil,
-                                                     pad_l, pad_r),
+            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, any_src,
+                                                     any_wei, any_dst, strides, dil, pad_l, pad_r),
             base_attr(), engine(), fwd);
         e.prim = dnnl::convolution_backward_weights(pd);
         e.scratch = pd.scratchpad_desc();

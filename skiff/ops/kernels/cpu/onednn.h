@@ -24,6 +24,11 @@ struct Operand {
 bool gemm(DType dtype, int64_t batch, int64_t m, int64_t n, int64_t k, const Operand& a,
           const Operand& b, void* c, float alpha, float beta);
 
+/// c [m, n] (int32, contiguous) = a [m, k] @ b^T in exact integer arithmetic, with a int8 rows
+/// of stride k and b an int8 [n, k] matrix of rows of stride k (a linear's weight rows). oneDNN
+/// picks VNNI or AMX where the CPU has them. Returns false when oneDNN cannot run it here.
+bool gemm_s8(int64_t m, int64_t n, int64_t k, const int8_t* a, const int8_t* b, int32_t* c);
+
 /// 2-D convolution of contiguous input and filter into the contiguous out (layouts per
 /// g.nhwc). Returns false when oneDNN cannot run this dtype on this CPU.
 bool conv2d(DType dtype, const meta::Window2d& g, const DenseTensor& input,

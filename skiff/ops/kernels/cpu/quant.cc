@@ -3,13 +3,16 @@
 // row once and converts it as it goes: batches of up to kDirectRows rows (decode) take dot
 // products against the converted row, so the float weight never exists; larger batches convert
 // kBlock rows at a time into a scratch panel and multiply it with oneDNN's GEMM. The gradient
-// of x does the same with the roles of n and k exchanged.
+// of x does the same with the roles of n and k exchanged. llm_int8_linear quantizes the rows of
+// x as it runs and multiplies int8 by int8 in oneDNN (int32 sums), its outlier columns apart in
+// floating point.
 #include "skiff/ops/generated/kernels/quant.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -302,6 +305,141 @@ void weight_only_linear_cpu(const KernelContext& ctx, const WeightOnlyLinearArgs
   linear_direct(xf, w.data<int8_t>(), w.dim(1), scales, bias, f, s, put);
 }
 SKIFF_INSTANTIATE_KERNEL(weight_only_linear, cpu)
+
+template <typename T>
+void llm_int8_linear_cpu(const KernelContext&, const LlmInt8LinearArgs& a) {
+  using A = acc_t<T>;
+  const DenseTensor w = a.weight.contiguous();
+  const int64_t k = a.x.dim(a.x.rank() - 1), n = w.dim(0);
+  if (a.out->numel() == 0) return;
+  const int64_t m = a.out->numel() / n;
+  const std::vector<A> bias = a.bias ? values_as<T, A>(*a.bias) : std::vector<A>{};
+  const std::vector<A> scales = float_values<A>(a.weight_scale);
+  const int8_t* pw = w.data<int8_t>();
+  T* po = a.out->data<T>();
+  // x as A values: read in place when it already is (float32, contiguous).
+  const DenseTensor xc = a.x.contiguous();
+  std::vector<A> xcopy;
+  const A* xf = nullptr;
+  if constexpr (std::is_same_v<T, A>) {
+    xf = xc.data<T>();
+  } else {
+    xcopy = values_as<T, A>(xc);
+    xf = xcopy.data();
+  }
+  const int64_t row_grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(k, 1));
+  // Outlier columns: any row's value past the threshold (flags per block of rows, then or-ed).
+  std::vector<char> outlier(k, 0);
+  {
+    std::mutex mu;
+    parallel_for(0, m, row_grain, [&](int64_t r0, int64_t r1) {
+      std::vector<char> local(k, 0);
+      for (int64_t r = r0; r < r1; ++r) {
+        const A* row = xf + r * k;
+        for (int64_t i = 0; i < k; ++i)
+          local[i] |= quant::llm_int8_outlier(static_cast<float>(row[i]), a.threshold);
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      for (int64_t i = 0; i < k; ++i) outlier[i] |= local[i];
+    });
+  }
+  std::vector<int64_t> cols;
+  for (int64_t i = 0; i < k; ++i) {
+    if (outlier[i]) cols.push_back(i);
+  }
+  const int64_t p = static_cast<int64_t>(cols.size());
+  // The rows quantized (outlier columns 0) with their steps. Scratch from the caching
+  // allocator (run after run the same sizes).
+  DenseTensor xq_t = DenseTensor::empty(Dims{std::max<int64_t>(m * k, 1)}, DType::kInt8);
+  DenseTensor sums_t = DenseTensor::empty(Dims{m * n}, DType::kInt32);
+  int8_t* xq = xq_t.data<int8_t>();
+  int32_t* sums = sums_t.data<int32_t>();
+  std::vector<float> step(m);
+  parallel_for(0, m, row_grain, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const A* row = xf + r * k;
+      float range = 0.0f;
+      for (int64_t i = 0; i < k; ++i) {
+        const float v = outlier[i] ? 0.0f : std::fabs(static_cast<float>(row[i]));
+        range = std::max(range, v);
+      }
+      const float inv = quant::llm_int8_inverse_step(range);
+      step[r] = quant::llm_int8_step(range);
+      int8_t* q = xq + r * k;
+      for (int64_t i = 0; i < k; ++i) {
+        q[i] = outlier[i] ? int8_t{0} : quant::llm_int8_level(static_cast<float>(row[i]), inv);
+      }
+    }
+  });
+  // sums [m, n] = xq @ w^T: decode-size batches as int8 dot products over the weight rows
+  // (oneDNN's call costs more than the work there), larger ones through oneDNN.
+  if (k == 0 || p == k) {
+    std::fill(sums, sums + m * n, 0);
+  } else if (m <= kDirectRows || !cpu::onednn::gemm_s8(m, n, k, xq, pw, sums)) {
+    parallel_for(0, n, std::max<int64_t>(1, kParallelGrain / (k * m)), [&](int64_t j0, int64_t j1) {
+      for (int64_t j = j0; j < j1; ++j) {
+        const int8_t* wr = pw + j * k;
+        for (int64_t r = 0; r < m; ++r) {
+          const int8_t* xr = xq + r * k;
+          int32_t acc = 0;
+          for (int64_t i = 0; i < k; ++i) acc += int32_t{xr[i]} * int32_t{wr[i]};
+          sums[r * n + j] = acc;
+        }
+      }
+    });
+  }
+  // The outlier columns in floating point, fp [m, n] = x[:, cols] @ (scale * w[:, cols])^T:
+  // a few are added in the final loop, many go through a GEMM first.
+  constexpr int64_t kInlineOutliers = 16;
+  std::vector<A> xo(m * p), wo(n * p), fp;
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t c = 0; c < p; ++c) xo[r * p + c] = xf[r * k + cols[c]];
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t c = 0; c < p; ++c) wo[j * p + c] = pw[j * k + cols[c]] * scales[j];
+  }
+  if (p > kInlineOutliers) {
+    fp.assign(m * n, A(0));
+    bool done = false;
+    if constexpr (std::is_same_v<A, float>) {
+      done = cpu::onednn::gemm(DType::kFloat32, 1, m, n, p, {xo.data(), 0, p, 1},
+                               {wo.data(), 0, 1, p}, fp.data(), 1.0f, 0.0f);
+    }
+    if (!done) {
+      for (int64_t r = 0; r < m; ++r) {
+        for (int64_t j = 0; j < n; ++j) {
+          A s = 0;
+          for (int64_t c = 0; c < p; ++c) s += xo[r * p + c] * wo[j * p + c];
+          fp[r * n + j] = s;
+        }
+      }
+    }
+  }
+  parallel_for(0, m, std::max<int64_t>(1, kParallelGrain / n), [&](int64_t r0, int64_t r1) {
+    std::vector<A> row_acc(n);
+    for (int64_t r = r0; r < r1; ++r) {
+      const A st = static_cast<A>(step[r]);
+      const int32_t* sr = sums + r * n;
+      const A* fr = fp.empty() ? nullptr : fp.data() + r * n;
+      const A* xr = xo.data() + r * p;
+      A* v = row_acc.data();
+      for (int64_t j = 0; j < n; ++j) v[j] = static_cast<A>(sr[j]) * st * scales[j];
+      if (fr) {
+        for (int64_t j = 0; j < n; ++j) v[j] += fr[j];
+      } else if (p > 0) {
+        for (int64_t j = 0; j < n; ++j) {
+          for (int64_t c = 0; c < p; ++c) v[j] += xr[c] * wo[j * p + c];
+        }
+      }
+      if (!bias.empty()) {
+        for (int64_t j = 0; j < n; ++j) v[j] += bias[j];
+      }
+      T* out = po + r * n;
+      for (int64_t j = 0; j < n; ++j) out[j] = store<T>(v[j]);
+    }
+  });
+}
+SKIFF_INSTANTIATE_KERNEL(llm_int8_linear, cpu)
 
 template <typename T>
 void weight_only_linear_grad_cpu(const KernelContext& ctx, const WeightOnlyLinearGradArgs& a) {

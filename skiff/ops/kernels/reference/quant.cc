@@ -107,6 +107,44 @@ void weight_only_linear_reference(const KernelContext& ctx, const WeightOnlyLine
 SKIFF_INSTANTIATE_KERNEL(weight_only_linear, reference)
 
 template <typename T>
+void llm_int8_linear_reference(const KernelContext&, const LlmInt8LinearArgs& a) {
+  const DenseTensor w = a.weight.contiguous();
+  const std::vector<double> x = doubles(a.x), scales = doubles(a.weight_scale);
+  const std::vector<double> bias = a.bias ? doubles(*a.bias) : std::vector<double>{};
+  const int64_t k = a.x.dim(a.x.rank() - 1), n = w.dim(0);
+  const int64_t m = n == 0 ? 0 : a.out->numel() / n;
+  std::vector<bool> outlier(k, false);
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t i = 0; i < k; ++i) {
+      if (quant::llm_int8_outlier(static_cast<float>(x[r * k + i]), a.threshold)) outlier[i] = true;
+    }
+  }
+  const int8_t* pw = w.data<int8_t>();
+  T* po = a.out->data<T>();
+  for (int64_t r = 0; r < m; ++r) {
+    float range = 0.0f;
+    for (int64_t i = 0; i < k; ++i) {
+      if (!outlier[i]) range = std::max(range, std::fabs(static_cast<float>(x[r * k + i])));
+    }
+    const float inv = quant::llm_int8_inverse_step(range), step = quant::llm_int8_step(range);
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t sum = 0;  // the int8 part, exact
+      double fp = bias.empty() ? 0.0 : bias[j];
+      for (int64_t i = 0; i < k; ++i) {
+        const double v = x[r * k + i];
+        if (outlier[i]) {
+          fp += v * pw[j * k + i] * scales[j];
+        } else {
+          sum += quant::llm_int8_level(static_cast<float>(v), inv) * pw[j * k + i];
+        }
+      }
+      po[r * n + j] = static_cast<T>(fp + static_cast<double>(sum) * step * scales[j]);
+    }
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(llm_int8_linear, reference)
+
+template <typename T>
 void weight_only_linear_grad_reference(const KernelContext& ctx,
                                        const WeightOnlyLinearGradArgs& a) {
   const quant::Format f = quant::format_of_weight_dtype(ctx.op, a.weight_dtype, a.group_size);
