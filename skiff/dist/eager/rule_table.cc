@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "skiff/base/error.h"
 #include "skiff/dist/spmd/rules.h"
 
 namespace skiff::dist {
@@ -39,8 +40,8 @@ std::vector<int64_t> axes_of(const Attrs& attrs) {
   return attr_or(attrs, "axis", std::vector<int64_t>{});
 }
 
-// The rules of ops that move, cut or normalize along axes (RoPE's slice/concat, rms_norm and
-// the split/pad their backward passes call).
+// The rules of ops that move, cut or normalize along axes (RoPE's slice/concat or roll,
+// rms_norm and the split/pad their backward passes call).
 std::optional<SpmdInfo> shape_rule(const std::string& name,
                                    const std::vector<DistTensorSpec>& specs, const Attrs& attrs) {
   const size_t n = specs.size();
@@ -64,6 +65,75 @@ std::optional<SpmdInfo> shape_rule(const std::string& name,
     return spmd::rms_norm_spmd(specs[0], n == 2 ? &specs[1] : nullptr,
                                static_cast<float>(attr_or(attrs, "epsilon", 1e-6)),
                                attr_or(attrs, "begin_norm_axis", int64_t{-1}));
+  }
+  if (name == "roll" && n == 1) {
+    return spmd::roll_spmd(specs[0], attr_or(attrs, "shifts", std::vector<int64_t>{}),
+                           attr_or(attrs, "axis", std::vector<int64_t>{}));
+  }
+  return std::nullopt;
+}
+
+// unsqueeze and squeeze as the reshape to their output shape (Paddle's axis semantics:
+// unsqueeze inserts each axis into the shape grown so far; squeeze without axes drops every
+// size-1 dim).
+std::vector<int64_t> squeezed_shape(const std::string& name, std::vector<int64_t> shape,
+                                    const std::vector<int64_t>& axis) {
+  if (name == "unsqueeze") {
+    for (int64_t a : axis) {
+      const int64_t rank = static_cast<int64_t>(shape.size()) + 1;
+      const int64_t at = a < 0 ? a + rank : a;
+      SKIFF_ENFORCE(at >= 0 && at < rank, kInvalidArgument, name, "axis",
+                    str("axes in [", -rank, ", ", rank, ")"), axis);
+      shape.insert(shape.begin() + at, 1);
+    }
+    return shape;
+  }
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<bool> drop(shape.size(), axis.empty());
+  for (int64_t a : axis) {
+    const int64_t at = a < 0 ? a + rank : a;
+    if (at >= 0 && at < rank) drop[static_cast<size_t>(at)] = true;
+  }
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!(drop[d] && shape[d] == 1)) out.push_back(shape[d]);
+  }
+  return out;
+}
+
+// The rules of neural-network and indexing ops (the example Llama's embedding, attention and
+// loss, and the ops of their backward).
+std::optional<SpmdInfo> nn_rule(const std::string& name, const std::vector<DistTensorSpec>& specs,
+                                const Attrs& attrs) {
+  const size_t n = specs.size();
+  if ((name == "unsqueeze" || name == "squeeze") && n == 1) {
+    return spmd::reshape_spmd(
+        specs[0],
+        squeezed_shape(name, specs[0].shape, attr_or(attrs, "axis", std::vector<int64_t>{})));
+  }
+  if (name == "embedding" && n == 2) {
+    return spmd::embedding_spmd(specs[0], specs[1], attr_or(attrs, "padding_idx", int64_t{-1}));
+  }
+  if (name == "cross_entropy_with_softmax" && n == 2) {
+    return spmd::cross_entropy_with_softmax_spmd(
+        specs[0], specs[1], attr_or(attrs, "soft_label", false),
+        attr_or(attrs, "use_softmax", true), attr_or(attrs, "numeric_stable_mode", true),
+        attr_or(attrs, "ignore_index", int64_t{-100}), attr_or(attrs, "axis", int64_t{-1}));
+  }
+  if (name == "put_along_axis" && n == 3) {
+    return spmd::put_along_axis_spmd(specs[0], specs[1], specs[2],
+                                     attr_or(attrs, "axis", int64_t{0}));
+  }
+  if (name == "index_add" && n == 3) {
+    return spmd::index_add_spmd(specs[0], specs[1], attr_or(attrs, "axis", int64_t{0}), specs[2]);
+  }
+  if (name == "flash_attn" && (n == 3 || n == 4)) {
+    return spmd::flash_attn_spmd(specs[0], specs[1], specs[2], n == 4 ? &specs[3] : nullptr,
+                                 attr_or(attrs, "return_softmax", false));
+  }
+  if (name == "flash_attn_grad" && n == 7) {
+    return spmd::flash_attn_grad_spmd(specs[0], specs[1], specs[2], specs[3], specs[4], specs[5],
+                                      specs[6]);
   }
   return std::nullopt;
 }
@@ -105,13 +175,14 @@ std::optional<SpmdInfo> table_rule(const std::string& name,
   if ((name == "softmax" || name == "log_softmax") && n == 1) {
     return spmd::softmax_spmd(specs[0], attr_or(attrs, "axis", int64_t{-1}));
   }
-  return shape_rule(name, specs, attrs);
+  if (auto rule = shape_rule(name, specs, attrs)) return rule;
+  return nn_rule(name, specs, attrs);
 }
 
 std::optional<Linearity> linearity(const std::string& name, const Attrs& attrs, size_t n_inputs) {
   static const std::set<std::string> first = {
-      "reshape", "transpose", "broadcast_to", "expand", "sum",   "mean",  "neg",
-      "assign",  "clone",     "cast",         "divide", "slice", "split", "split_with_num"};
+      "reshape", "transpose", "broadcast_to", "expand", "sum",   "mean",           "neg", "assign",
+      "clone",   "cast",      "divide",       "slice",  "split", "split_with_num", "roll"};
   if (first.count(name)) return Linearity{{0}, false};
   if (name == "scale") {  // scale * x + bias is linear only without a bias
     auto it = attrs.find("bias");

@@ -81,7 +81,8 @@ struct DistTensorSpec {
 };
 
 /// What a rule infers (Paddle's SpmdInfo): the dist attrs each input must be resharded to before
-/// the local kernel runs (never partial: a partial input is reduced first), in argument order
+/// the local kernel runs (never partial, a partial input is reduced first; index_add_spmd's x
+/// is the exception), in argument order
 /// (a list argument contributes one entry per tensor), and the outputs' dist attrs.
 struct SpmdInfo {
   std::vector<DistAttr> inputs;

@@ -4,7 +4,8 @@
 // attrs the inputs must be resharded to and the outputs' dist attrs (SpmdInfo). Inputs are
 // validated first: a bad dims_mapping or partial status is InvalidArgument naming the rule and
 // the argument, and all inputs must share one process mesh. Partial inputs are not propagated:
-// the inferred input attrs are never partial (the caller reduces them first), as in Paddle.
+// the inferred input attrs are never partial (the caller reduces them first), as in Paddle,
+// except index_add_spmd's x (see there).
 #pragma once
 
 #include <cstdint>
@@ -90,6 +91,12 @@ SpmdInfo slice_spmd(const DistTensorSpec& input, const std::vector<int64_t>& axe
 /// as paddle's pad op takes it (one pair per dim, or pairs from the last dim back) (PadInferSpmd).
 SpmdInfo pad_spmd(const DistTensorSpec& x, const std::vector<int64_t>& paddings);
 
+/// The rolled axes replicated on x and out (a shift moves elements between shards); with
+/// `axis` empty the flattened tensor rolls, so every dim is replicated (RollInferSpmd). roll's
+/// gradient is roll with negated shifts: the same rule.
+SpmdInfo roll_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shifts,
+                   const std::vector<int64_t>& axis);
+
 /// ids x [..] and table weight [vocab, hidden] -> out [.., hidden]; a vocab-sharded table gives
 /// out Partial(sum) on that mesh axis (each process looks up its rows, others give zeros), except
 /// with a padding_idx, where the vocab dim is replicated (EmbeddingInferSpmd).
@@ -104,5 +111,41 @@ SpmdInfo cross_entropy_with_softmax_spmd(const DistTensorSpec& logits, const Dis
                                          bool soft_label = false, bool use_softmax = true,
                                          bool numeric_stable_mode = true,
                                          int64_t ignore_index = -100, int64_t axis = -1);
+
+/// put_along_axis(arr, indices, values, axis): the axis replicated in all three (an index
+/// may point anywhere along it), the other dims merged where indices cover arr (values
+/// broadcast to indices from the right; its size-1 dims replicated); out like arr. The same
+/// layouts for every reduce mode (PutAlongAxisInferSpmd).
+SpmdInfo put_along_axis_spmd(const DistTensorSpec& arr, const DistTensorSpec& indices,
+                             const DistTensorSpec& values, int64_t axis);
+
+/// index_add(x, index [n], axis, value): x's axis replicated, its other dims merged with
+/// value's; value's axis dim goes with index. Sharded index rows make out Partial(sum) on that
+/// mesh axis (each process adds its rows), and x then enters as Partial on it (held by one
+/// process, zeros elsewhere) so that it is counted once: the one rule whose inferred inputs may
+/// be partial, done by an r->p reshard (no communication). embedding's weight gradient is
+/// index_add(zeros, ids, 0, grad): Partial over the axes sharding the ids.
+SpmdInfo index_add_spmd(const DistTensorSpec& x, const DistTensorSpec& index, int64_t axis,
+                        const DistTensorSpec& value);
+
+/// flash_attn on q [b, sq, h, d], k and v [b, sk, hk, d] (optional fixed_seed_offset [2]):
+/// batch and heads merged across q, k, v and kept sharded (each process attends its own batch
+/// rows and heads: no communication); the sequence and head_dim axes are replicated (a
+/// sharded sequence is all-gathered first: causal attention needs every earlier key). With
+/// grouped heads (hk < h) the heads stay sharded only when hk divides by the mesh axis, so that
+/// every process holds the key heads of its query heads. Outputs (out, softmax, softmax_lse,
+/// seed_offset): out like q, softmax [b, h, sq, sk] (or [0] without return_softmax) and
+/// softmax_lse [b, h, sq] with q's batch and heads, seed_offset replicated (FlashAttInferSpmd).
+SpmdInfo flash_attn_spmd(const DistTensorSpec& q, const DistTensorSpec& k, const DistTensorSpec& v,
+                         const DistTensorSpec* fixed_seed_offset, bool return_softmax = false);
+
+/// flash_attn_grad on (q, k, v, out, softmax_lse, seed_offset, out_grad): the forward rule's
+/// layouts for q, k, v (out and out_grad like q, softmax_lse [b, h, sq], seed_offset
+/// replicated, all merged into the batch and heads shardings); q_grad, k_grad, v_grad take the
+/// layouts of q, k, v, so no gradient is Partial (FlashAttGradInferSpmd).
+SpmdInfo flash_attn_grad_spmd(const DistTensorSpec& q, const DistTensorSpec& k,
+                              const DistTensorSpec& v, const DistTensorSpec& out,
+                              const DistTensorSpec& softmax_lse, const DistTensorSpec& seed_offset,
+                              const DistTensorSpec& out_grad);
 
 }  // namespace skiff::dist::spmd

@@ -1,5 +1,5 @@
 // Shape rules: transpose_spmd, reshape_spmd, expand_spmd, concat_spmd, split_spmd, slice_spmd,
-// pad_spmd.
+// pad_spmd, roll_spmd.
 #include <algorithm>
 
 #include "skiff/base/error.h"
@@ -222,6 +222,25 @@ SpmdInfo pad_spmd(const DistTensorSpec& x, const std::vector<int64_t>& paddings)
     padded.push_back(k == 2 * n ? p : n - 1 - p);  // a short list pads the last dims first
   }
   const std::vector<int64_t> m = replicate_dims(x.dims_mapping(), padded);
+  return {{attr_on(x, m)}, {attr_on(x, m)}};
+}
+
+SpmdInfo roll_spmd(const DistTensorSpec& x, const std::vector<int64_t>& shifts,
+                   const std::vector<int64_t>& axis) {
+  constexpr std::string_view kRule = "roll_spmd";
+  detail::check_inputs(kRule, {{"x", &x}});
+  const int64_t n = x.ndim();
+  if (axis.empty()) {
+    SKIFF_ENFORCE(shifts.size() == 1, kInvalidArgument, kRule, "shifts",
+                  "one shift when axis is empty (the flattened tensor rolls)", shifts);
+    const DistAttr all = DistAttr::replicated(x.process_mesh(), n);
+    return {{all}, {all}};
+  }
+  SKIFF_ENFORCE(shifts.size() == axis.size(), kInvalidArgument, kRule, "shifts",
+                str(axis.size(), " values (one per axis)"), shifts);
+  std::vector<int64_t> rolled;
+  for (int64_t a : axis) rolled.push_back(detail::normalize_axis(kRule, "axis", a, n));
+  const std::vector<int64_t> m = replicate_dims(x.dims_mapping(), rolled);
   return {{attr_on(x, m)}, {attr_on(x, m)}};
 }
 

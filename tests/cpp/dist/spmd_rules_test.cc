@@ -11,26 +11,11 @@ namespace skiff::dist::spmd {
 namespace {
 
 using testing::error_of;
+using testing::expect;
 using testing::mesh_1d;
 using testing::mesh_2d;
 using testing::spec;
 using V = std::vector<int64_t>;
-
-// dims_mapping of inputs and outputs, then the outputs' partial axes.
-void expect(const SpmdInfo& info, const std::vector<V>& ins, const std::vector<V>& outs,
-            const std::vector<V>& out_partial = {}) {
-  ASSERT_EQ(info.inputs.size(), ins.size());
-  ASSERT_EQ(info.outputs.size(), outs.size());
-  for (size_t i = 0; i < ins.size(); ++i) {
-    EXPECT_EQ(info.inputs[i].dims_mapping(), ins[i]) << "input " << i;
-    EXPECT_FALSE(info.inputs[i].is_partial()) << "input " << i;
-  }
-  for (size_t i = 0; i < outs.size(); ++i) {
-    EXPECT_EQ(info.outputs[i].dims_mapping(), outs[i]) << "output " << i;
-    EXPECT_EQ(info.outputs[i].partial_axes(), i < out_partial.size() ? out_partial[i] : V{})
-        << "output " << i;
-  }
-}
 
 TEST(ElementwiseSpmdTest, Unary) {
   const auto m = mesh_1d();

@@ -1,5 +1,6 @@
 // The shape and nn SPMD rules (skiff/dist/spmd/rules.h): where, transpose, reshape, softmax,
-// layer_norm, rms_norm, concat, split, slice, embedding, cross_entropy_with_softmax. Cases marked
+// layer_norm, rms_norm, concat, split, slice, pad, roll, embedding, cross_entropy_with_softmax.
+// Cases marked
 // "Paddle" are transcribed from Paddle's test/auto_parallel/spmd_rules/test_*_rule.py and
 // test/cpp/auto_parallel/spmd_rule_test.cc.
 #include <gtest/gtest.h>
@@ -11,24 +12,11 @@ namespace skiff::dist::spmd {
 namespace {
 
 using testing::error_of;
+using testing::expect;
 using testing::mesh_1d;
 using testing::mesh_2d;
 using testing::spec;
 using V = std::vector<int64_t>;
-
-void expect(const SpmdInfo& info, const std::vector<V>& ins, const std::vector<V>& outs,
-            const std::vector<V>& out_partial = {}) {
-  ASSERT_EQ(info.inputs.size(), ins.size());
-  ASSERT_EQ(info.outputs.size(), outs.size());
-  for (size_t i = 0; i < ins.size(); ++i) {
-    EXPECT_EQ(info.inputs[i].dims_mapping(), ins[i]) << "input " << i;
-  }
-  for (size_t i = 0; i < outs.size(); ++i) {
-    EXPECT_EQ(info.outputs[i].dims_mapping(), outs[i]) << "output " << i;
-    EXPECT_EQ(info.outputs[i].partial_axes(), i < out_partial.size() ? out_partial[i] : V{})
-        << "output " << i;
-  }
-}
 
 TEST(WhereSpmdTest, BroadcastsThreeInputs) {
   const auto m = mesh_2d();
@@ -238,6 +226,44 @@ TEST(PadSpmdTest, PaddedDimsReplicated) {  // Paddle
             }),
             "(InvalidArgument) pad_spmd: argument 'paddings' expected an even number of values, "
             "at most 4 (2 * rank), got [1, 2, 3]");
+}
+
+TEST(RollSpmdTest, RolledAxesReplicated) {  // Paddle
+  const auto m = mesh_2d();
+  // RoPE's roll on head_dim of [b, s, heads, head_dim] sharded on batch and heads: no comm
+  expect(roll_spmd(spec(m, {4, 8, 6, 16}, {0, -1, 1, -1}), {8}, {-1}), {{0, -1, 1, -1}},
+         {{0, -1, 1, -1}});
+  expect(roll_spmd(spec(m, {8, 6, 4}, {0, 1, -1}), {1}, {0}), {{-1, 1, -1}}, {{-1, 1, -1}});
+  expect(roll_spmd(spec(m, {8, 6, 4}, {0, 1, -1}), {1, -2}, {0, -2}), {{-1, -1, -1}},
+         {{-1, -1, -1}});
+  // empty axis: the flattened tensor rolls, nothing may stay sharded
+  expect(roll_spmd(spec(m, {8, 6}, {-1, 1}), {3}, {}), {{-1, -1}}, {{-1, -1}});
+  EXPECT_EQ(error_of([&] {
+              roll_spmd(spec(m, {8, 6}, {0, 1}), {1, 2}, {});
+            }),
+            "(InvalidArgument) roll_spmd: argument 'shifts' expected one shift when axis is "
+            "empty (the flattened tensor rolls), got [1, 2]");
+  EXPECT_EQ(error_of([&] {
+              roll_spmd(spec(m, {8, 6}, {0, 1}), {1}, {0, 1});
+            }),
+            "(InvalidArgument) roll_spmd: argument 'shifts' expected 2 values (one per axis), got "
+            "[1]");
+  EXPECT_EQ(error_of([&] {
+              roll_spmd(spec(m, {8, 6}, {0, 1}), {1}, {2});
+            }),
+            "(InvalidArgument) roll_spmd: argument 'axis' expected an axis in [-2, 2), got 2");
+}
+
+TEST(RollSpmdTest, GradientIsTheRollBack) {
+  // roll's VJP is roll(grad_out, -shifts, axis): the rule on out's layout gives x's layout, so
+  // the gradient arrives laid out like x and needs no reshard
+  const auto m = mesh_2d();
+  for (const V& x_map : {V{0, -1, 1}, V{-1, 0, 1}, V{1, 0, -1}}) {
+    const SpmdInfo fwd = roll_spmd(spec(m, {8, 6, 4}, x_map), {2}, {1});
+    const SpmdInfo bwd = roll_spmd({{8, 6, 4}, fwd.outputs[0]}, {-2}, {1});
+    EXPECT_EQ(bwd.inputs[0], fwd.outputs[0]);
+    EXPECT_EQ(bwd.outputs[0], fwd.inputs[0]);
+  }
 }
 
 TEST(EmbeddingSpmdTest, VocabShardedGivesPartial) {  // Paddle
