@@ -4,9 +4,20 @@
     /usr/bin/python3 examples/llama/train.py                 # ~8 min on 2 cores, then samples
     /usr/bin/python3 examples/llama/train.py --resume        # continue from the last checkpoint
     /usr/bin/python3 examples/llama/train.py --sample-only --prompt "The"
+    /usr/bin/python3 examples/llama/train.py --nproc 2           # data parallel on 2 ranks
+    /usr/bin/python3 examples/llama/train.py --nproc 4 --mp 2    # dp2 x mp2
 
 Everything it writes (corpus cache, tokenizer, checkpoints) goes to --out (default
-runs/llama); checkpoints are written atomically every --ckpt-every steps and at the end."""
+runs/llama); checkpoints are written atomically every --ckpt-every steps and at the end.
+
+With --nproc N the script starts itself as N ranks through the launcher (python -m
+skiff.distributed.launch, logs in <out>/log; rank 0's output is streamed) and trains with
+automatic parallelism on a dp x mp ProcessMesh (--mp, --dp): dist.parallelize shards the
+linears by Paddle's Llama plan (column-parallel q/k/v/gate/up and embedding, row-parallel
+o/down, the head's weight by vocabulary), shard_dataloader gives each dp rank its part of each
+global batch of --batch-size sequences (the batches one process trains on, so the losses match
+it), and checkpoints are written by dist.save_state_dict. Started by the launcher directly, the
+job's world size is dp x mp."""
 import argparse
 import json
 import math
@@ -28,6 +39,7 @@ from skiff.io import DataLoader, Dataset  # noqa: E402
 from corpus import load_or_build  # noqa: E402
 from model import Llama, LlamaConfig, flops_per_token, num_params  # noqa: E402
 from tokenizer import ByteBPE  # noqa: E402
+import parallel  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -66,6 +78,12 @@ def parse_args(argv=None):
     p.add_argument("--temperature", type=float, default=0.8)
     p.add_argument("--top-k", type=int, default=40)
     p.add_argument("--corpus-bytes", type=int, default=None, help="use only this much text")
+    p.add_argument("--nproc", type=int, default=1,
+                   help="ranks: N > 1 starts this script N times through the launcher")
+    p.add_argument("--mp", type=int, default=1,
+                   help="tensor-parallel degree (the mesh's 'mp' dim)")
+    p.add_argument("--dp", type=int, default=None,
+                   help="data-parallel degree (the mesh's 'dp' dim; default: ranks / mp)")
     p.add_argument("--threads", default="auto",
                    help="compute threads: a number, or auto (all cores unless the machine is "
                         "busy); OMP_NUM_THREADS wins")
@@ -91,13 +109,14 @@ class TokenWindows(Dataset):
 class Progress:
     """One status line: step, loss, tokens/s, ETA (a new line per update when not a TTY)."""
 
-    def __init__(self, total, every=10):
+    def __init__(self, total, every=10, quiet=False):
         self.total = total
-        self.tty = sys.stdout.isatty()
+        self.tty = sys.stdout.isatty() and not quiet
         self.every = 1 if self.tty else every
+        self.quiet = quiet  # ranks other than 0 of a distributed job
 
     def update(self, step, loss, tok_s, eta_s, extra=""):
-        if step % self.every and step != self.total:
+        if self.quiet or (step % self.every and step != self.total):
             return
         frac = step / self.total
         bar = "#" * int(24 * frac) + "." * (24 - int(24 * frac))
@@ -156,16 +175,25 @@ def evaluate(model, val, args, batches=8):
     return float(np.mean(losses)) if losses else float("nan")
 
 
-def save_checkpoint(model, opt, step, args, cfg, rng_state):
+def save_checkpoint(model, opt, step, args, cfg, rng_state, job=None):
+    """model.pdparams and opt.pdopt, or with a job one dist.save_state_dict directory (dist/,
+    readable into any mesh), plus meta.pkl; meta.pkl is written last, so it names a complete
+    checkpoint."""
     ckpt = os.path.join(args.out, "ckpt")
     os.makedirs(ckpt, exist_ok=True)
-    paddle.save(model.state_dict(), os.path.join(ckpt, "model.pdparams"))
-    paddle.save(opt.state_dict(), os.path.join(ckpt, "opt.pdopt"))
-    paddle.save({"step": step, "config": cfg.to_dict(), "args": vars(args),
-                 "numpy_rng": rng_state}, os.path.join(ckpt, "meta.pkl"))
+    if job is not None:
+        job.save(model, opt, os.path.join(ckpt, "dist"))
+    else:
+        paddle.save(model.state_dict(), os.path.join(ckpt, "model.pdparams"))
+        paddle.save(opt.state_dict(), os.path.join(ckpt, "opt.pdopt"))
+    if job is None or job.is_main:
+        paddle.save({"step": step, "config": cfg.to_dict(), "args": vars(args),
+                     "numpy_rng": rng_state, "distributed": job is not None},
+                    os.path.join(ckpt, "meta.pkl"))
 
 
-def sample(model, tok, args):
+def sample(model, tok, args, show=True):
+    """Samples --sample-tokens after --prompt (every rank of a job runs it; `show` prints)."""
     rng = np.random.default_rng(args.seed)
     prompt_ids = tok.encode(args.prompt) or [0]
     idx = paddle.to_tensor(np.array([prompt_ids], dtype=np.int64))
@@ -173,6 +201,8 @@ def sample(model, tok, args):
     out = model.generate(idx, args.sample_tokens, temperature=args.temperature,
                          top_k=args.top_k, rng=rng)
     dt = time.time() - t0
+    if not show:
+        return
     print(f"\n--- sample (temperature {args.temperature}, top-k {args.top_k}, "
           f"{args.sample_tokens} tokens in {dt:.1f} s) ---")
     print(args.prompt + tok.decode(out.tolist()))
@@ -198,12 +228,39 @@ def start_profiler(args, progress):
     return prof
 
 
+def start_job(args, argv):
+    """The distributed job this process is a rank of (None for one process), or the exit code
+    of the job it started through the launcher (--nproc N outside one)."""
+    world = parallel.launched_world()
+    if world == 1 and args.nproc > 1:
+        parallel.mesh_sizes(args.nproc, args.nproc, args.dp, args.mp, args.batch_size)
+        return parallel.relaunch(os.path.abspath(__file__), argv, args.nproc,
+                                 os.path.join(args.out, "log"))
+    if world == 1:
+        if args.mp > 1 or (args.dp or 1) > 1:
+            sys.exit(f"--dp {args.dp or 1} x --mp {args.mp} needs that many ranks: pass --nproc")
+        return None
+    if args.to_static:
+        sys.exit("--to-static is not supported with --nproc (eager automatic parallelism only)")
+    return parallel.Job(world, args.nproc, args.dp, args.mp, args.batch_size)
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
+    job = start_job(args, argv)
+    if isinstance(job, int):
+        return job
+    main_rank = job is None or job.is_main
+    log = print if main_rank else (lambda *a, **k: None)
     paddle.seed(args.seed)
     np.random.seed(args.seed)
     t_start = time.time()
+    if job is not None and not job.is_main:
+        job.barrier()  # rank 0 builds the corpus cache and the tokenizer first
     tok, train, val, n_chars = prepare_data(args)
+    if job is not None and job.is_main:
+        job.barrier()
     meta_path = os.path.join(args.out, "ckpt", "meta.pkl")
     start_step = 0
     meta = None
@@ -211,6 +268,10 @@ def main(argv=None):
         if not os.path.exists(meta_path):
             sys.exit(f"no checkpoint in {os.path.join(args.out, 'ckpt')}: train first")
         meta = paddle.load(meta_path)
+        if meta.get("distributed", False) != (job is not None):
+            sys.exit("the checkpoint was written by a " +
+                     ("distributed" if meta.get("distributed") else "one-process") +
+                     " run: resume it the same way (--nproc)")
         cfg = LlamaConfig(**meta["config"])
         start_step = meta["step"]
     else:
@@ -218,12 +279,12 @@ def main(argv=None):
                           n_heads=args.heads, hidden_dim=args.hidden, max_seq_len=args.seq_len,
                           tie_embeddings=args.tie)
     model = Llama(cfg)
-    print(f"corpus: {n_chars:,} characters -> {len(train) + len(val):,} tokens "
-          f"({len(train):,} train, {len(val):,} validation)")
-    print(f"threads: {_THREADS_NOTE}")
-    print(f"model: {num_params(model) / 1e6:.2f} M parameters, dim {cfg.dim}, {cfg.n_layers} "
-          f"layers, {cfg.n_heads} heads, SwiGLU {cfg.hidden_dim}, vocab {cfg.vocab_size}, "
-          f"{'tied' if cfg.tie_embeddings else 'untied'} head")
+    log(f"corpus: {n_chars:,} characters -> {len(train) + len(val):,} tokens "
+        f"({len(train):,} train, {len(val):,} validation)")
+    log(f"threads: {_THREADS_NOTE}")
+    log(f"model: {num_params(model) / 1e6:.2f} M parameters, dim {cfg.dim}, {cfg.n_layers} "
+        f"layers, {cfg.n_heads} heads, SwiGLU {cfg.hidden_dim}, vocab {cfg.vocab_size}, "
+        f"{'tied' if cfg.tie_embeddings else 'untied'} head")
     clip = paddle.nn.ClipGradByGlobalNorm(args.clip) if args.clip > 0 else None
     decay = {n for n, p in model.named_parameters() if len(p.shape) == 2}
     names = {p.name: n for n, p in model.named_parameters()}
@@ -231,25 +292,35 @@ def main(argv=None):
                                  beta1=0.9, beta2=0.95, weight_decay=args.weight_decay,
                                  grad_clip=clip,
                                  apply_decay_param_fun=lambda n: names.get(n) in decay)
+    if job is not None:
+        log(f"parallel: {job.describe()}")
+        model, opt = job.parallelize(model, opt, cfg)
     if meta is not None:
-        model.set_state_dict(paddle.load(os.path.join(args.out, "ckpt", "model.pdparams")))
-        opt.set_state_dict(paddle.load(os.path.join(args.out, "ckpt", "opt.pdopt")))
+        ckpt = os.path.join(args.out, "ckpt")
+        if job is not None:
+            job.load(model, opt, os.path.join(ckpt, "dist"), cfg.max_seq_len)
+        else:
+            model.set_state_dict(paddle.load(os.path.join(ckpt, "model.pdparams")))
+            opt.set_state_dict(paddle.load(os.path.join(ckpt, "opt.pdopt")))
         if meta.get("numpy_rng") is not None:
             np.random.set_state(meta["numpy_rng"])
-        print(f"resumed from step {start_step}")
+        log(f"resumed from step {start_step}")
     if args.sample_only:
         model.eval()
-        sample(model, tok, args)
-        return
+        sample(model, tok, args, main_rank)
+        return None
 
-    loader = DataLoader(TokenWindows(train, args.seq_len), batch_size=args.batch_size,
-                        shuffle=True, drop_last=True)
+    dataset = TokenWindows(train, args.seq_len)
+    if job is not None:
+        loader = job.loader(dataset, args.batch_size, shuffle=True)
+    else:
+        loader = DataLoader(dataset, batch_size=args.batch_size, shuffle=True, drop_last=True)
     tokens_per_step = args.batch_size * args.seq_len
-    print(f"training: {args.steps} steps of {args.batch_size} x {args.seq_len} tokens, AdamW "
-          f"lr {args.lr} (warm-up {args.warmup}, cosine to {args.min_lr} over the steps or the "
-          f"time limit), at most "
-          f"{args.max_minutes} min; initial validation loss {evaluate(model, val, args, 2):.3f} "
-          f"(uniform guess: {math.log(cfg.vocab_size):.3f})")
+    log(f"training: {args.steps} steps of {args.batch_size} x {args.seq_len} tokens, AdamW "
+        f"lr {args.lr} (warm-up {args.warmup}, cosine to {args.min_lr} over the steps or the "
+        f"time limit), at most "
+        f"{args.max_minutes} min; initial validation loss {evaluate(model, val, args, 2):.3f} "
+        f"(uniform guess: {math.log(cfg.vocab_size):.3f})")
     def train_step(x, y):
         loss = model.loss(x, y)
         loss.backward()
@@ -259,24 +330,32 @@ def main(argv=None):
 
     if args.to_static:
         train_step = paddle.jit.to_static(train_step)
-    progress = Progress(args.steps)
+    progress = Progress(args.steps, quiet=not main_rank)
     prof = start_profiler(args, progress) if args.profile else None
     step = start_step
     t_train = time.time()
     done_tokens = 0
     ema = None
     stopped_early = False
+    losses = []
     while step < args.steps:
         for x, y in loader:
             if step >= args.steps:
                 break
-            opt.set_lr(lr_at(step, (time.time() - t_start) / (args.max_minutes * 60), args))
+            time_frac = (time.time() - t_start) / (args.max_minutes * 60)
+            if job is not None:  # one learning rate and one last step for all ranks
+                time_frac = job.agree(time_frac)
+            if time_frac > 1 and step > start_step:
+                stopped_early = True
+                break
+            opt.set_lr(lr_at(step, time_frac, args))
             loss = train_step(x, y)
             if prof is not None:
                 prof.step(num_samples=tokens_per_step)
             step += 1
             done_tokens += tokens_per_step
             lv = float(loss)
+            losses.append(lv)
             ema = lv if ema is None else 0.9 * ema + 0.1 * lv
             elapsed = time.time() - t_train
             tok_s = done_tokens / elapsed
@@ -290,28 +369,32 @@ def main(argv=None):
             if extra:
                 progress.newline()
             if step % args.ckpt_every == 0:
-                save_checkpoint(model, opt, step, args, cfg, np.random.get_state())
-            if time.time() - t_start > args.max_minutes * 60:
-                stopped_early = True
-                break
+                save_checkpoint(model, opt, step, args, cfg, np.random.get_state(), job)
         if stopped_early:
             break
     progress.newline()
     if prof is not None:
         prof.stop()
-    save_checkpoint(model, opt, step, args, cfg, np.random.get_state())
+    save_checkpoint(model, opt, step, args, cfg, np.random.get_state(), job)
     train_s = time.time() - t_train
-    print(f"trained {step - start_step} steps in {train_s / 60:.1f} min "
-          f"({done_tokens / max(train_s, 1e-9):,.0f} tokens/s, "
-          f"~{3 * flops_per_token(cfg, args.seq_len) * done_tokens / max(train_s, 1e-9) / 1e9:.1f}"
-          f" GFLOP/s); validation loss {evaluate(model, val, args):.3f}"
-          + (" (stopped at the time limit; --resume continues)" if stopped_early else ""))
-    print(f"checkpoint: {os.path.join(args.out, 'ckpt')}")
-    with open(os.path.join(args.out, "config.json"), "w") as f:
-        json.dump(cfg.to_dict(), f, indent=1)
+    val_loss = evaluate(model, val, args)
+    log(f"trained {step - start_step} steps in {train_s / 60:.1f} min "
+        f"({done_tokens / max(train_s, 1e-9):,.0f} tokens/s, "
+        f"~{3 * flops_per_token(cfg, args.seq_len) * done_tokens / max(train_s, 1e-9) / 1e9:.1f}"
+        f" GFLOP/s); validation loss {val_loss:.3f}"
+        + (" (stopped at the time limit; --resume continues)" if stopped_early else ""))
+    log(f"checkpoint: {os.path.join(args.out, 'ckpt')}")
+    if main_rank:
+        with open(os.path.join(args.out, "config.json"), "w") as f:
+            json.dump(cfg.to_dict(), f, indent=1)
+        with open(os.path.join(args.out, "train_log.json"), "w") as f:
+            json.dump({"first_step": start_step, "losses": losses, "validation_loss": val_loss,
+                       "tokens_per_s": done_tokens / max(train_s, 1e-9),
+                       "ranks": 1 if job is None else job.dp * job.mp}, f)
     model.eval()
-    sample(model, tok, args)
+    sample(model, tok, args, main_rank)
+    return None
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

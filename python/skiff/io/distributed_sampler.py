@@ -14,6 +14,22 @@ import numpy as np
 from .sampler import BatchSampler
 
 
+def deal_rounds(indices, batch_size, nranks, rank):
+    """Rank `rank`'s share of `indices` (a multiple of nranks long): in each full round of
+    batch_size * nranks indices the rank-th run of batch_size, then its even share of the
+    incomplete last round. Round k of all ranks together is indices[k*b*n:(k+1)*b*n], so the
+    ranks' k-th batches make up the k-th batch of batch_size * nranks in one process."""
+    b, n = batch_size, nranks
+    tail = len(indices) % (b * n)
+    mine = []
+    for start in range(rank * b, len(indices) - tail, b * n):
+        mine.extend(indices[start:start + b])
+    share = tail // n
+    last = indices[len(indices) - tail:]
+    mine.extend(last[rank * share:(rank + 1) * share])
+    return mine
+
+
 class DistributedBatchSampler(BatchSampler):
     def __init__(self, dataset, batch_size, num_replicas=None, rank=None, shuffle=False,
                  drop_last=False):
@@ -49,15 +65,7 @@ class DistributedBatchSampler(BatchSampler):
 
     def _rank_indices(self, indices):
         """This rank's share of the padded, possibly shuffled index list."""
-        b, n = self.batch_size, self.nranks
-        tail = self.total_size % (b * n)  # the incomplete last round, split evenly
-        mine = []
-        for start in range(self.local_rank * b, len(indices) - tail, b * n):
-            mine.extend(indices[start:start + b])
-        share = tail // n
-        last = indices[len(indices) - tail:]
-        mine.extend(last[self.local_rank * share:(self.local_rank + 1) * share])
-        return mine
+        return deal_rounds(indices, self.batch_size, self.nranks, self.local_rank)
 
     def __iter__(self):
         n = len(self.dataset)

@@ -46,7 +46,7 @@ def astype(self, dtype):
 
 
 def item(self, *args):
-    return np.asarray(self).item(*args)
+    return (self.numpy() if _C.dist.is_dist(self) else np.asarray(self)).item(*args)
 
 
 def tolist(self):
@@ -295,6 +295,25 @@ def numpy(self, *args, **kwargs):
     return _CPP["numpy"](self)
 
 
+def _global_dense(self):
+    from ..distributed.auto_parallel.api import unshard_dtensor
+    return unshard_dtensor(self)
+
+
+def __float__(self):
+    """The single element as a float; a dist tensor's global value (as numpy(): every rank of
+    the mesh calls it), so `float(loss)` reads a distributed loss."""
+    return _CPP["__float__"](_global_dense(self) if _C.dist.is_dist(self) else self)
+
+
+def __int__(self):
+    return _CPP["__int__"](_global_dense(self) if _C.dist.is_dist(self) else self)
+
+
+def __bool__(self):
+    return _CPP["__bool__"](_global_dense(self) if _C.dist.is_dist(self) else self)
+
+
 def retain_grads(self):
     _CPP["retain_grads"](self)
 
@@ -316,7 +335,7 @@ def set_value(self, value):
 
 _PROTOCOL = (backward, clear_grad, clear_gradient, contiguous, copy_, data_ptr, detach, dim,
              ndimension, element_size, get_strides, is_contiguous, numel, numpy, retain_grads,
-             set_value)
+             set_value, __float__, __int__, __bool__)
 
 
 def install():

@@ -1,10 +1,13 @@
 """paddle.distributed.shard_dataloader (Paddle 3.0, dynamic mode): the dataloader's batches as
-dist tensors. With shard_dims, each rank loads its own part of the data (the batch sampler is
-split by the rank's coordinate on that mesh dim, as Paddle's DistributedBatchSampler splits it:
-a contiguous 1/n of the indices per rank, padded by wrapping around to a multiple of n) and its
-local batch becomes the rank's piece of a tensor sharded along dim 0 over that mesh dim
-(dtensor_from_local); without, every rank loads the same batches and they are replicated."""
+dist tensors. With shard_dims, each rank loads its own part of the data (the batch sampler's
+indices, padded by wrapping around to a multiple of n, are dealt out by the rank's coordinate
+on that mesh dim as Paddle's DistributedBatchSampler deals them: in round k the rank-th run of
+batch_size) and its local batch becomes the rank's piece of a tensor sharded along dim 0 over
+that mesh dim (dtensor_from_local), so the k-th dist batch is the k-th batch of
+batch_size * n of the unsplit sampler; without, every rank loads the same batches and they are
+replicated."""
 from ... import _errors
+from ...io.distributed_sampler import deal_rounds
 from .api import dtensor_from_local, shard_tensor
 from .placement_type import Replicate, Shard
 from .process_mesh import ProcessMesh
@@ -26,7 +29,7 @@ class _SplitBatchSampler:
         indices = [i for batch in self._inner for i in batch]
         per = -(-len(indices) // self._parts)
         indices += indices[:per * self._parts - len(indices)]
-        return indices[self._index * per:(self._index + 1) * per]
+        return deal_rounds(indices, self.batch_size, self._parts, self._index)
 
     def __iter__(self):
         batch = []
