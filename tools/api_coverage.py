@@ -38,6 +38,11 @@ ABSENT = {
         "create_tensor": _LEGACY,
     },
     "paddle.linalg": {"fp8_fp8_fp8_dual_gemm_fused": _CUDA},
+    "paddle.nn": {
+        "TripletMarginDistanceLoss": "a draft name in the 2.3-era fork's __all__ the data came "
+                                     "from; Paddle released the layer as "
+                                     "TripletMarginWithDistanceLoss, which Skiff exports",
+    },
     "paddle.nn.functional": {
         "flashmask_attention": _CUDA, "flash_attn_qkvpacked": _CUDA,
         "flash_attn_varlen_qkvpacked": _CUDA, "sparse_attention": _CUDA,

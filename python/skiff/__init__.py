@@ -36,7 +36,9 @@ __version__ = version.full_version
 
 # --- skiff.nn, optimizer, io, save/load, summary (branch pynn) ---
 from . import io, nn, optimizer, regularizer  # noqa: F401,E402
-from .hapi import summary  # noqa: F401,E402
+from .hapi import flops, summary  # noqa: F401,E402
+from .flags import get_flags, set_flags  # noqa: F401,E402
+from ._signal_handler import disable_signal_handler  # noqa: F401,E402
 from .nn import ParamAttr  # noqa: F401,E402
 from .nn.parameter import create_parameter  # noqa: F401,E402
 Tensor.create_parameter = create_parameter  # listed among Paddle's Tensor methods
@@ -56,3 +58,9 @@ from .distributed import DataParallel  # noqa: F401,E402
 from . import profiler  # noqa: F401,E402
 from . import incubate  # noqa: F401,E402
 from . import amp  # noqa: F401,E402
+
+# --- crash handlers and FLAGS_* from the environment (skiff._signal_handler, skiff.flags) ---
+from . import _signal_handler as _sh  # noqa: E402
+from . import flags as _flags  # noqa: E402
+_sh._install()
+_flags._read_environment()

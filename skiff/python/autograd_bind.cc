@@ -11,6 +11,7 @@
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
+#include "skiff/runtime/eager/saved_tensor_hooks.h"
 
 namespace skiff::python {
 
@@ -22,6 +23,14 @@ struct HookHandle {
   std::shared_ptr<bool> active = std::make_shared<bool>(true);
   void remove() { *active = false; }
 };
+
+/// A Python callable kept by C++ closures; dropped under the GIL from any thread.
+std::shared_ptr<py::object> hold_callable(py::object fn) {
+  return std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+}
 
 constexpr const char* kLevels[] = {"O0", "OD", "O1", "O2"};
 
@@ -118,6 +127,37 @@ void bind_autograd(py::module_& m) {
         });
       },
       py::arg("fn"), "Runs fn() once the running backward() has accumulated every gradient");
+
+  // Note [saved tensor hooks]: the packed form is a 0-element uint8 tensor whose storage "data"
+  // is the object pack_hook returned (owned by the storage: released under the GIL with it).
+  m.def(
+      "_push_saved_tensors_hooks",
+      [](py::object pack_hook, py::object unpack_hook) {
+        auto pack_fn = hold_callable(std::move(pack_hook));
+        auto unpack_fn = hold_callable(std::move(unpack_hook));
+        auto hooks = std::make_shared<autograd::SavedTensorHooks>();
+        hooks->pack = [pack_fn](const Tensor& t) -> Tensor {
+          py::gil_scoped_acquire gil;
+          py::object r = (*pack_fn)(py::cast(t));
+          PyObject* raw = r.release().ptr();
+          auto storage = std::make_shared<Storage>(raw, 0, Place::cpu(), [raw] {
+            if (!Py_IsInitialized()) return;
+            py::gil_scoped_acquire gil;
+            Py_DECREF(raw);
+          });
+          return Tensor(DenseTensor(std::move(storage), DType::kUInt8, Dims({0}), Dims({1}), 0));
+        };
+        hooks->unpack = [unpack_fn](const Tensor& packed) -> Tensor {
+          py::gil_scoped_acquire gil;
+          auto* raw = static_cast<PyObject*>(packed.dense().storage()->data());
+          py::object r = (*unpack_fn)(py::reinterpret_borrow<py::object>(raw));
+          if (r.is_none()) return Tensor();
+          return tensor_arg(r, "saved_tensors_hooks", "unpack_hook result");
+        };
+        autograd::push_saved_tensor_hooks(std::move(hooks));
+      },
+      py::arg("pack_hook"), py::arg("unpack_hook"));
+  m.def("_pop_saved_tensors_hooks", &autograd::pop_saved_tensor_hooks);
 
   py::class_<HookHandle>(m, "HookRemoveHelper").def("remove", &HookHandle::remove);
   m.def(

@@ -152,3 +152,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401
 from .functional import Hessian, Jacobian, hessian, jacobian  # noqa: E402,F401
+from . import forward_mode  # noqa: E402,F401
+from .saved_tensors_hooks import saved_tensors_hooks  # noqa: E402,F401
+from .forward_mode import (dual_level, enter_dual_level, exit_dual_level,  # noqa: E402,F401
+                           make_dual, unpack_dual)

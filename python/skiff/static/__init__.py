@@ -13,11 +13,14 @@ skiff/runtime/jit), run by the Executor. See docs/ARCHITECTURE.md "Static graph"
 """
 from . import nn  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
-from .executor import BuildStrategy, CompiledProgram, Executor, Scope, global_scope  # noqa: F401
+from .executor import (BuildStrategy, CompiledProgram, ExecutionStrategy, Executor,  # noqa: F401
+                       Scope, global_scope, scope_guard)
 from .input import InputSpec, data  # noqa: F401
 from .io import (load, load_inference_model, load_program_state, save,  # noqa: F401
                  save_inference_model, set_program_state)
-from .metric import accuracy  # noqa: F401
+from .metric import accuracy, auc  # noqa: F401
+from .name_scope import name_scope  # noqa: F401
+from .print_op import Print  # noqa: F401
 from .persistent import create_global_var  # noqa: F401
 from ..nn.parameter import create_parameter  # noqa: F401
 from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401

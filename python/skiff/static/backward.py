@@ -2,6 +2,7 @@
 running the eager VJP rules on its symbolic tensors (skiff._C.jit.gradients)."""
 from .. import _C
 from ..framework import Tensor
+from .print_op import add_gradient_prints
 from .program import building, program_of
 
 __all__ = ["append_backward", "gradients"]
@@ -36,6 +37,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         return []
     with building(program):
         grads = _C.jit.gradients([loss], params)
+        add_gradient_prints(program, lambda ts: _C.jit.gradients([loss], ts))
     pairs = []
     for p, g in zip(params, grads):
         if g is None:
@@ -62,4 +64,5 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     skip = _names(no_grad_set)
     with building(program):
         grads = _C.jit.gradients(targets, inputs, tg)
+        add_gradient_prints(program, lambda ts: _C.jit.gradients(targets, ts, tg))
     return [None if (g is None or t.name in skip) else g for t, g in zip(inputs, grads)]

@@ -7,13 +7,17 @@ through jit::CompiledProgram's pipeline (canonicalize, CSE, DCE, in-place update
 lower-to-kernel) with the C++ executor. Before each run the learning
 rates of static optimizers are written into their tensors, and a startup program with a
 random_seed reseeds the generator, so running it again reinitializes the same values."""
+import contextlib
+
 import numpy as np
 
 from .. import _C
 from ..framework import Tensor
+from .print_op import emit_prints, print_targets
 from .program import Program, default_main_program, outside_programs
 
-__all__ = ["Executor", "CompiledProgram", "BuildStrategy", "Scope", "global_scope"]
+__all__ = ["Executor", "CompiledProgram", "BuildStrategy", "ExecutionStrategy", "Scope",
+           "global_scope", "scope_guard"]
 
 
 def _as_list(x):
@@ -77,6 +81,35 @@ class BuildStrategy:
         self.num_threads = 2
 
 
+class ExecutionStrategy:
+    """Paddle's executor options, with Paddle's defaults and checked types. Paddle 3.0 keeps it
+    as an options holder (fleet's DistributedStrategy.execution_strategy; its CompiledProgram
+    no longer takes one), and so does Skiff: its executor frees each buffer after its last use
+    and runs one iteration per run; BuildStrategy.num_threads sets a CompiledProgram's
+    threads."""
+
+    def __init__(self):
+        self.num_threads = 0
+        self.num_iteration_per_drop_scope = 100
+        self.num_iteration_per_run = 1
+        self.use_thread_barrier = False
+
+    def __setattr__(self, name, value):
+        kinds = {"num_threads": int, "num_iteration_per_drop_scope": int,
+                 "num_iteration_per_run": int, "use_thread_barrier": bool}
+        if name not in kinds:
+            raise AttributeError(f"ExecutionStrategy has no option '{name}' (options: "
+                                 f"{sorted(kinds)})")
+        kind = kinds[name]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ValueError(f"(InvalidArgument) ExecutionStrategy.{name}: expected an int >= 0, "
+                             f"got {value!r}")
+        if kind is bool and not isinstance(value, bool):
+            raise TypeError(f"(InvalidType) ExecutionStrategy.{name}: expected a bool, got "
+                            f"{type(value).__name__}")
+        object.__setattr__(self, name, value)
+
+
 class CompiledProgram:
     """Paddle's static.CompiledProgram: `program` run by the parallel executor (instructions
     whose inputs are ready run on a thread pool; random ops keep their order, so results equal
@@ -132,6 +165,9 @@ class Executor:
                 raise ValueError(f"Executor.run: feed '{name}' is not an input of the program "
                                  f"(inputs: {sorted(program._data)})")
         targets = [self._fetch_target(program, f, i) for i, f in enumerate(_as_list(fetch_list))]
+        prints = print_targets(program) if program._prints else []
+        n_user = len(targets)
+        targets += [e.tensor for e in prints]  # fetched too, then printed (static.Print)
         symbolic = [(i, t) for i, t in enumerate(targets) if t.is_symbolic]
         key = (id(program), program._version(), tuple(sorted(feed)),
                tuple(id(t) for _, t in symbolic), threads)
@@ -157,6 +193,10 @@ class Executor:
             self._before_run(program, self._lr_written)
             outs = dict(zip(compiled.outputs, compiled.run(feeds)))
         results = [outs[f"fetch{i}"] if t.is_symbolic else t for i, t in enumerate(targets)]
+        if prints:
+            emit_prints(prints, {id(e.tensor): r.numpy()
+                                 for e, r in zip(prints, results[n_user:])})
+            results = results[:n_user]
         if return_numpy:
             return [r.numpy() for r in results]
         return results
@@ -213,8 +253,23 @@ class Scope:
         return v
 
 
-_scope = Scope()
+_scope = [Scope()]  # the current scope: global_scope(), switched by scope_guard
 
 
 def global_scope():
-    return _scope
+    """The current scope (the one scope_guard put in place, else the global one)."""
+    return _scope[0]
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    """Makes `scope` what global_scope() returns inside the block."""
+    if not isinstance(scope, Scope):
+        raise TypeError(f"(InvalidType) scope_guard: argument 'scope' expected a "
+                        f"paddle.static.Scope, got {type(scope).__name__}")
+    saved = _scope[0]
+    _scope[0] = scope
+    try:
+        yield
+    finally:
+        _scope[0] = saved

@@ -40,6 +40,8 @@ class Program:
         self._source = None  # for a clone: the program it copies a prefix of
         self._max_ops = None
         self._for_test = False
+        self._namescopes = []  # (first op, end op, "/a/b/"): static.name_scope ranges
+        self._prints = []  # static.Print entries (static/print_op.py), printed by each run
 
     # ------------------------------------------------------------------ structure
     def global_block(self):
@@ -127,6 +129,17 @@ class Program:
         raise ValueError(f"{what}: no variable named '{name}' in the program (inputs: "
                          f"{sorted(self._data)})")
 
+    def _num_raw_ops(self):
+        """The number of ops appended so far (the parameter ops, hoisted to the front of the
+        program, are not counted)."""
+        return (self._source or self)._capture.num_ops
+
+    def _namescope_of(self, index):
+        for start, end, path in self._namescopes:  # innermost first
+            if start <= index < end:
+                return path
+        return "/"
+
     def _building_capture(self):
         if self._source is not None:
             raise NotImplementedError("program_guard: a cloned Program cannot be extended; "
@@ -163,18 +176,34 @@ class Block:
         """The program's ops in order (parameters excluded), each with Paddle's `type`
         (`matmul`, `fused_adam_`, ...; IR-only ops keep their dialect: `builtin.combine`)."""
         p = self.program
-        names = (p._source or p)._capture.op_names
-        names = [n for n in names if n != "builtin.parameter"]
+        src = p._source or p
+        names = [n for n in src._capture.op_names if n != "builtin.parameter"]
         if p._max_ops is not None:
             names = names[:p._max_ops]
-        return [Operator(n[3:] if n.startswith("op.") else n) for n in names]
+        return [Operator(n[3:] if n.startswith("op.") else n,
+                         {"op_namescope": src._namescope_of(i)})
+                for i, n in enumerate(names)]
 
 
 class Operator:
-    """One op of a Block: its type."""
+    """One op of a Block: its type and its attributes (op_namescope)."""
 
-    def __init__(self, type):  # noqa: A002 - Paddle's attribute name
+    def __init__(self, type, attrs=None):  # noqa: A002 - Paddle's attribute name
         self.type = type
+        self._attrs = dict(attrs or {})
+
+    def attr(self, name):
+        if name not in self._attrs:
+            raise RuntimeError(f"(NotFound) Operator.attr: op '{self.type}' has no attribute "
+                             f"'{name}' (it has {sorted(self._attrs)})")
+        return self._attrs[name]
+
+    def has_attr(self, name):
+        return name in self._attrs
+
+    @property
+    def attr_names(self):
+        return sorted(self._attrs)
 
     def __repr__(self):
         return f"Operator(type={self.type})"

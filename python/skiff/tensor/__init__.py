@@ -14,4 +14,5 @@ from .random_fill import *  # noqa: F401,F403
 from .bit_shifts import *  # noqa: F401,F403
 from .histogramdd import *  # noqa: F401,F403
 from .standard_gamma import *  # noqa: F401,F403
+from .binomial import *  # noqa: F401,F403
 from .complex_functions import *  # noqa: F401,F403

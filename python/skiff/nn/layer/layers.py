@@ -10,13 +10,31 @@ from .. import unique_name
 from ..parameter import EagerParamBase, make_parameter
 
 _FORWARD = _EventType.Forward
+_CHECK_NAN_INF = [False]  # FLAGS_check_nan_inf (skiff.flags): check every layer call
+
+
+def _set_check_nan_inf(on):
+    _CHECK_NAN_INF[0] = bool(on)
+
+
+def _check_nan_inf(layer, inputs, outputs):
+    """Raises (skiff.amp.debugging.check_numerics) if a dense float input or output of the
+    layer call holds nan or inf; symbolic tensors of a static program are skipped."""
+    from ...amp.debugging import check_numerics
+    outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    for kind, ts in (("input", inputs), ("output", outs)):
+        for i, t in enumerate(ts):
+            if isinstance(t, Tensor) and not t.is_symbolic and t.dtype.is_floating_point:
+                check_numerics(t, type(layer).__name__, f"{kind}{i}")
 
 __all__ = ["Layer"]
 
 
 def _camel_to_snake(name):
+    """Paddle's rule: Conv2D -> conv2d, MaxPool2D -> max_pool2d, ReLU -> re_lu (no split after a
+    digit)."""
     s1 = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s1).lower()
+    return re.sub("([a-z])([A-Z])", r"\1_\2", s1).lower()
 
 
 class HookRemoveHelper:
@@ -90,6 +108,8 @@ class Layer:
                 result = hook(self, inputs, outputs)
                 if result is not None:
                     outputs = result
+        if _CHECK_NAN_INF[0]:
+            _check_nan_inf(self, inputs, outputs)
         return outputs
 
     def register_forward_pre_hook(self, hook):
