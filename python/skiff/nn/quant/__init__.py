@@ -46,6 +46,18 @@ def _check_tensor(fn, arg, value):
             f"{fn}: argument '{arg}' expected a Tensor, got {type(value).__name__}")
 
 
+def _check_linear_tensors(fn, x, weight, bias, weight_scale):
+    for arg, value in (("x", x), ("weight", weight)):
+        _check_tensor(fn, arg, value)
+    if weight_scale is None:
+        raise _errors.InvalidArgument(
+            f"{fn}: argument 'weight_scale' expected the scale Tensor weight_quantize returned, "
+            "got None")
+    _check_tensor(fn, "weight_scale", weight_scale)
+    if bias is not None:
+        _check_tensor(fn, "bias", bias)
+
+
 def weight_quantize(x, algo="weight_only_int8", arch=None, group_size=-1):
     """Quantizes the weight x [in_features, out_features]: returns (out, scale), out int8
     [out_features, in_features] (int4: [out_features, ceil(in_features / 2)]) and scale in x's
@@ -74,15 +86,7 @@ def weight_only_linear(x, weight, bias=None, weight_scale=None, weight_dtype="in
     """x [..., in_features] @ dequantized(weight)^T + bias, in x's dtype; weight and
     weight_scale as weight_quantize returns them. Differentiable in x and bias."""
     fn = "weight_only_linear"
-    _check_tensor(fn, "x", x)
-    _check_tensor(fn, "weight", weight)
-    if weight_scale is None:
-        raise _errors.InvalidArgument(
-            f"{fn}: argument 'weight_scale' expected the scale Tensor weight_quantize returned, "
-            "got None")
-    _check_tensor(fn, "weight_scale", weight_scale)
-    if bias is not None:
-        _check_tensor(fn, "bias", bias)
+    _check_linear_tensors(fn, x, weight, bias, weight_scale)
     if weight_dtype not in ("int8", "int4"):
         raise _errors.InvalidArgument(
             f"{fn}: argument 'weight_dtype' expected 'int8' or 'int4', got {weight_dtype!r}")
@@ -98,15 +102,7 @@ def llm_int8_linear(x, weight, bias=None, weight_scale=None, threshold=6.0):
     to int8 (its own scale) and multiplied in int8 (oneDNN's VNNI/AMX kernels). Not
     differentiable (an inference op, as in Paddle)."""
     fn = "llm_int8_linear"
-    _check_tensor(fn, "x", x)
-    _check_tensor(fn, "weight", weight)
-    if weight_scale is None:
-        raise _errors.InvalidArgument(
-            f"{fn}: argument 'weight_scale' expected the scale Tensor weight_quantize returned, "
-            "got None")
-    _check_tensor(fn, "weight_scale", weight_scale)
-    if bias is not None:
-        _check_tensor(fn, "bias", bias)
+    _check_linear_tensors(fn, x, weight, bias, weight_scale)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         raise _errors.InvalidType(
             f"{fn}: argument 'threshold' expected a float, got {type(threshold).__name__}")
