@@ -118,13 +118,14 @@ def test_bad_models_and_flags(model, tmp_path):
         assert r.returncode == 2 and message in r.stderr and "usage: skiff_infer" in r.stderr
 
 
-def test_weight_only_int8_flag_quantizes_the_linear(model, tmp_path):
-    """--weight-only-int8 (Config::EnableWeightOnlyInt8): the linear's weight runs as int8, so
-    its output moves by the quantization error and no more; the integer path is unchanged."""
+@pytest.mark.parametrize("flag", ["--weight-only-int8", "--llm-int8"])
+def test_int8_flags_quantize_the_linear(model, tmp_path, flag):
+    """--weight-only-int8 (Config::EnableWeightOnlyInt8) and --llm-int8 (EnableMkldnnInt8): the
+    linear runs on int8, so its output moves by the quantization error and no more; the integer
+    path is unchanged."""
     d, want = model
     out = tmp_path / "out"
-    r = infer(d / "net", d / "x.npy", d / "ids.npy", "--output-dir", out, "--weight-only-int8",
-              "--repeat", 1)
+    r = infer(d / "net", d / "x.npy", d / "ids.npy", "--output-dir", out, flag, "--repeat", 1)
     assert r.returncode == 0, r.stderr
     got = [np.load(out / f) for f in sorted(os.listdir(out), key=lambda f: r.stdout.index(f))]
     err = np.abs(got[0] - want[0]).max()

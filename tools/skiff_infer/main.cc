@@ -3,7 +3,7 @@
 // timings (read, passes, build, first run, steady state over --repeat runs).
 //   skiff_infer MODEL [IN.npy ...] [--input NAME=IN.npy] [--output-dir DIR] [--repeat N]
 //               [--warmup N] [--threads N] [--no-ir-optim] [--delete-pass NAME]
-//               [--weight-only-int8] [--profile TRACE.json] [--quiet]
+//               [--weight-only-int8] [--llm-int8] [--profile TRACE.json] [--quiet]
 // MODEL is a model directory, a prefix (PREFIX.pdmodel + PREFIX.pdiparams) or a .pdmodel file.
 // Positional inputs follow the model's input order. Exit status: 0 done, 1 a skiff::Error (its
 // message on stderr: bad model, bad .npy, wrong shape or dtype), 2 a usage error.
@@ -31,8 +31,8 @@ namespace inf = skiff::inference;
 constexpr const char* kUsage =
     "usage: skiff_infer MODEL [IN.npy ...] [--input NAME=IN.npy] [--output-dir DIR]\n"
     "                   [--repeat N] [--warmup N] [--threads N] [--no-ir-optim]\n"
-    "                   [--delete-pass NAME] [--weight-only-int8] [--profile TRACE.json]\n"
-    "                   [--quiet]\n"
+    "                   [--delete-pass NAME] [--weight-only-int8] [--llm-int8]\n"
+    "                   [--profile TRACE.json] [--quiet]\n"
     "  MODEL            a model directory, a prefix (PREFIX.pdmodel/.pdiparams) or a .pdmodel\n"
     "  IN.npy           inputs in the model's input order (or --input NAME=FILE)\n"
     "  --output-dir     write each output as DIR/<name>.npy (default: not written)\n"
@@ -43,6 +43,8 @@ constexpr const char* kUsage =
     "  --delete-pass P  drop pass P from the pipeline (repeatable)\n"
     "  --weight-only-int8  quantize the linears' weights to int8 at load\n"
     "                   (Config::EnableWeightOnlyInt8)\n"
+    "  --llm-int8       run the linears as LLM.int8: int8 weights, activations quantized per\n"
+    "                   row at run time, int8 GEMMs (Config::EnableMkldnnInt8)\n"
     "  --profile FILE   write a Chrome trace of the timed runs\n"
     "  --quiet          print only the timings\n";
 
@@ -57,7 +59,7 @@ struct Options {
   std::string output_dir, profile;
   std::vector<std::string> deleted_passes;
   int repeat = 10, warmup = 1, threads = 1;
-  bool ir_optim = true, quiet = false, weight_only_int8 = false;
+  bool ir_optim = true, quiet = false, weight_only_int8 = false, llm_int8 = false;
 };
 
 int parse_count(const std::string& flag, const std::string& text, int lo, int hi) {
@@ -105,6 +107,8 @@ Options parse_args(int argc, char** argv) {
       o.deleted_passes.push_back(value());
     } else if (a == "--weight-only-int8") {
       o.weight_only_int8 = true;
+    } else if (a == "--llm-int8") {
+      o.llm_int8 = true;
     } else if (a == "--profile") {
       o.profile = value();
     } else if (a == "--quiet") {
@@ -138,6 +142,7 @@ inf::Config make_config(const Options& o) {
   c.SwitchIrOptim(o.ir_optim);
   for (const std::string& p : o.deleted_passes) c.DeletePass(p);
   c.EnableWeightOnlyInt8(o.weight_only_int8);
+  if (o.llm_int8) c.EnableMkldnnInt8();
   return c;
 }
 
