@@ -1,10 +1,10 @@
 """skiff.linalg (Paddle's paddle.linalg): norms over the p_norm op (Paddle lowers linalg.norm with
 a numeric p to it), the LAPACK ops of skiff/ops/yaml/lapack.yaml (inverse, det, slogdet, solve,
-triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, lstsq) with Paddle's Python
+triangular_solve, cholesky, cholesky_solve, lu, qr, svd, eigh, eig, lstsq) with Paddle's Python
 signatures and return conventions, and Paddle's compositions over them (lu_unpack, eigvalsh,
 svdvals, pinv, matrix_power, matrix_rank, cond, cov, corrcoef, matrix_exp by scaling and
 squaring) and the checks in front of householder_product and ormqr (orgqr / ormqr records).
-eig and eigvals (LAPACK geev, complex results) are not built yet."""
+eig and eigvals are the eig record (LAPACK geev, complex results)."""
 import math
 
 import numpy as np
@@ -204,6 +204,19 @@ def eigh(x, UPLO="L", name=None):  # noqa: N803 (Paddle's name)
 
 def eigvalsh(x, UPLO="L", name=None):  # noqa: N803
     return _ops.eigh(x, UPLO)[0]
+
+
+def eig(x, name=None):
+    """(eigenvalues [*, N], eigenvectors [*, N, N] as columns) of the general square x, complex
+    (float32 -> complex64), in LAPACK geev's order, each vector of unit norm with its largest
+    component real. Differentiable (Paddle's eig_grad)."""
+    return _ops.eig(x)
+
+
+def eigvals(x, name=None):
+    """The eigenvalues of eig(x), unsorted; differentiable through eig (Paddle's eigvals has no
+    gradient)."""
+    return _ops.eig(x)[0]
 
 
 def lstsq(x, y, rcond=None, driver=None, name=None):
@@ -531,6 +544,6 @@ from .linalg_lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 
 # Tensor methods (Paddle's tensor_method_func entries of these functions).
 _METHODS = ["inverse", "det", "slogdet", "solve", "triangular_solve", "cholesky",
-            "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "pinv",
-            "lstsq", "cholesky_inverse", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef",
+            "cholesky_solve", "lu", "lu_unpack", "qr", "svd", "eigh", "eigvalsh", "eig", "eigvals",
+            "pinv", "lstsq", "cholesky_inverse", "matrix_power", "matrix_rank", "cond", "cov", "corrcoef",
             "matrix_exp", "householder_product", "ormqr", "pca_lowrank"]

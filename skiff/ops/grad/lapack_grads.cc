@@ -230,6 +230,51 @@ Tensor eigh_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& w, co
 
 namespace {
 
+// a x = b for complex a [*, N, N] and b [*, N, K], through the real system
+// [[Re a, -Im a], [Im a, Re a]] [Re x; Im x] = [Re b; Im b] (the solve op is real; this keeps
+// the rule an op-API composition, so it is differentiable again).
+Tensor complex_solve(const Tensor& a, const Tensor& b) {
+  const int r = a.rank();
+  const int64_t n = dim_from_end(a, 1);
+  const Tensor ar = real(a), ai = imag(a);
+  const Tensor big = concat({concat({ar, neg(ai)}, r - 1), concat({ai, ar}, r - 1)}, r - 2);
+  const Tensor sol = solve(big, concat({real(b), imag(b)}, b.rank() - 2));
+  return complex(slice(sol, {r - 2}, {0}, {n}), slice(sol, {r - 2}, {n}, {2 * n}));
+}
+
+}  // namespace
+
+// x = V diag(w) V^-1 (torch's linalg_eig_backward, Paddle's eig_grad): with
+// E_ij = conj(w_j) - conj(w_i) and M = V^H gV - V^H V diag(Re diag(V^H gV)) (the second term
+// removes the change of |v_j|, which LAPACK keeps at 1),
+// grad_x = V^-H (diag(gw) + M / E off the diagonal) V^H, its real part for a real x. Either
+// incoming gradient may be undefined (its output unused): its term is skipped.
+Tensor eig_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& x, const Tensor& w,
+                const Tensor& v) {
+  const int64_t n = dim_from_end(v, 1);
+  const Tensor eye_n = eye(n, n, complex_to_real(v.dtype()));
+  const Tensor vh = conj(mT(v));
+  Tensor inner;
+  if (grad_v.defined()) {
+    const Tensor vhgv = matmul(vh, grad_v);
+    const Tensor re_diag = unsqueeze(diagonal(real(vhgv), 0, -2, -1), {-2});  // [*, 1, N]
+    const Tensor m = subtract(vhgv, matmul(vh, multiply(v, re_diag)));
+    const Tensor wc = conj(w);
+    const Tensor e = add(subtract(unsqueeze(wc, {-2}), unsqueeze(wc, {-1})), eye_n);
+    const Tensor off = scale(eye_n, Scalar(-1.0), Scalar(1.0));  // 1 off the diagonal
+    inner = multiply(divide(m, e), off);
+  }
+  if (grad_w.defined()) {
+    const Tensor d = multiply(unsqueeze(grad_w, {-2}), eye_n);
+    inner = inner.defined() ? add(inner, d) : d;
+  }
+  if (!inner.defined()) return zeros_like(x);
+  const Tensor gx = complex_solve(vh, matmul(inner, vh));
+  return is_complex(x.dtype()) ? gx : real(gx);
+}
+
+namespace {
+
 // t's dims with the last two replaced by rows x cols.
 std::vector<int64_t> matrix_shape(const Tensor& t, int64_t rows, int64_t cols) {
   std::vector<int64_t> s(t.dims().begin(), t.dims().end() - 2);

@@ -100,6 +100,10 @@ Tensor qr_grad(const Tensor& grad_q, const Tensor& grad_r, const Tensor& x, cons
 Tensor svd_grad(const Tensor& grad_u, const Tensor& grad_s, const Tensor& grad_vh, const Tensor& x,
                 const Tensor& u, const Tensor& s, const Tensor& vh, bool full_matrices);
 Tensor eigh_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& w, const Tensor& v);
+/// The general eigendecomposition's (complex w, v; real or complex x); either grad may be
+/// undefined.
+Tensor eig_grad(const Tensor& grad_w, const Tensor& grad_v, const Tensor& x, const Tensor& w,
+                const Tensor& v);
 /// (grad_x, grad_tau): the reflectors walked back one rank-1 update at a time.
 std::tuple<Tensor, Tensor> householder_product_vjp(const Tensor& grad, const Tensor& x,
                                                    const Tensor& tau);

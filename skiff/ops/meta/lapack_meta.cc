@@ -171,6 +171,19 @@ void eigh_meta(std::string_view op, const TensorMeta& x, const std::string& uplo
   *eigenvectors = x;
 }
 
+void eig_meta(std::string_view op, const TensorMeta& x, TensorMeta* eigenvalues,
+              TensorMeta* eigenvectors) {
+  SKIFF_ENFORCE(x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64 || is_complex(x.dtype),
+                kTypeError, op, "x", "a float32, float64, complex64 or complex128 tensor", x.dtype);
+  const int r = x.dims.size();
+  SKIFF_ENFORCE(r >= 2, kInvalidArgument, op, "x", "a matrix or a batch of matrices (rank >= 2)",
+                x.dims);
+  SKIFF_ENFORCE(x.dims[r - 1] == x.dims[r - 2], kInvalidArgument, op, "x",
+                "square matrices [*, N, N]", x.dims);
+  *eigenvalues = {real_to_complex(x.dtype), batch_of(x.dims, 1)};
+  *eigenvectors = {real_to_complex(x.dtype), x.dims};
+}
+
 void lstsq_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y, float,
                 const std::string& driver, TensorMeta* solution, TensorMeta* residuals,
                 TensorMeta* rank, TensorMeta* singular_values) {

@@ -29,6 +29,10 @@ void qr_meta(std::string_view op, const TensorMeta& x, const std::string& mode, 
              TensorMeta* r);
 void svd_meta(std::string_view op, const TensorMeta& x, bool full_matrices, TensorMeta* u,
               TensorMeta* s, TensorMeta* vh);
+/// eig: square x (float32/float64/complex64/complex128) -> complex eigenvalues [*, N] and
+/// eigenvectors [*, N, N] (float32 -> complex64, float64 -> complex128).
+void eig_meta(std::string_view op, const TensorMeta& x, TensorMeta* eigenvalues,
+              TensorMeta* eigenvectors);
 void eigh_meta(std::string_view op, const TensorMeta& x, const std::string& uplo,
                TensorMeta* eigenvalues, TensorMeta* eigenvectors);
 void lstsq_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y, float rcond,

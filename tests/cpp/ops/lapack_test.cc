@@ -2,6 +2,7 @@
 // failure reports (singular, not positive definite) turned into InvalidArgument errors.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "error_expectations.h"
@@ -129,6 +130,32 @@ TEST(LapackTest, LapackFailuresAreInvalidArgument) {
   const auto [lu, pivots, infos] = dense::lu(filled({3, 3}, 0), true);
   EXPECT_EQ(to_doubles(infos), std::vector<double>{1});
   EXPECT_EQ(pivots.dtype(), DType::kInt32);
+}
+
+TEST(LapackTest, EigBadInput) {
+  expect_invalid_argument(
+      [] {
+        dense::eig(filled({3, 4}, 1));
+      },
+      "eig: argument 'x' expected square matrices [*, N, N], got [3, 4]");
+  expect_invalid_argument(
+      [] { dense::eig(filled({3}, 1)); },
+      "eig: argument 'x' expected a matrix or a batch of matrices (rank >= 2), got [3]");
+  expect_error_message(
+      [] {
+        dense::eig(filled({3, 3}, 1, DType::kInt64));
+      },
+      ErrorCode::kTypeError,
+      "eig: argument 'x' expected a float32, float64, complex64 or complex128 tensor, got int64");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (double bad : {nan, std::numeric_limits<double>::infinity()}) {
+    expect_invalid_argument(
+        [&] {
+          dense::eig(make_tensor({2, 2, 2}, DType::kFloat64, {1, 0, 0, 1, 1, bad, 0, 1}));
+        },
+        "eig: argument 'x' expected finite values (no inf or nan), got a non-finite value at "
+        "batch entry 1");
+  }
 }
 
 }  // namespace

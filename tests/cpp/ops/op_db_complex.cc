@@ -1,6 +1,9 @@
 // OpDb entries of the complex-number ops and the FFT ops. Their gradients are checked in Python
 // against torch (tests/python/test_complex.py, test_fft.py): the finite-difference check here runs
 // on float64 inputs and outputs only.
+#include <cmath>
+#include <complex>
+
 #include "op_db.h"
 
 namespace skiff::testing {
@@ -41,9 +44,51 @@ std::vector<OpSample> fft_samples(std::map<std::string, ops::AttrValue> extra) {
   }
   return out;
 }
+// eig: x v_j = w_j v_j and |v_j| = 1 for every matrix and column, within a float tolerance
+// relative to the matrix's size; x real or complex.
+std::string eig_property(const ops::BoxedInputs& in, const ops::BoxedOutputs& out) {
+  using C = std::complex<double>;
+  const DenseTensor& x = in.tensors[0][0];
+  const std::vector<double> xd = to_doubles(x), w = to_doubles(out[0][0]);
+  const std::vector<double> v = to_doubles(out[1][0]);
+  const bool cx = is_complex(x.dtype());
+  std::vector<C> a(x.numel());
+  for (size_t i = 0; i < a.size(); ++i) a[i] = cx ? C(xd[2 * i], xd[2 * i + 1]) : C(xd[i], 0);
+  const int64_t n = x.dim(x.rank() - 1), mats = n ? x.numel() / (n * n) : 0;
+  const bool single = x.dtype() == DType::kFloat32 || x.dtype() == DType::kComplex64;
+  const double tol = single ? 1e-4 : 1e-10;
+  for (int64_t b = 0; b < mats; ++b) {
+    const C* ab = a.data() + b * n * n;
+    auto vij = [&](int64_t i, int64_t j) {
+      const int64_t o = 2 * (b * n * n + i * n + j);
+      return C(v[o], v[o + 1]);
+    };
+    double scale = 1;
+    for (int64_t i = 0; i < n * n; ++i) scale += std::abs(ab[i]);
+    for (int64_t j = 0; j < n; ++j) {
+      const C wj(w[2 * (b * n + j)], w[2 * (b * n + j) + 1]);
+      double norm2 = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        C av = 0;
+        for (int64_t k = 0; k < n; ++k) av += ab[i * n + k] * vij(k, j);
+        if (std::abs(av - wj * vij(i, j)) > tol * scale) {
+          return str("matrix ", b, ": |x v - w v| at [", i, ", ", j, "] is ",
+                     std::abs(av - wj * vij(i, j)));
+        }
+        norm2 += std::norm(vij(i, j));
+      }
+      if (std::abs(norm2 - 1) > tol * n) return str("matrix ", b, ": |v_", j, "|^2 = ", norm2);
+    }
+  }
+  return "";
+}
 }  // namespace
 
 void add_complex_op_infos(OpDb& db) {
+  OpInfo eig = info("eig", {sample({{3, 3}}), sample({{1, 1}}), sample({{0, 0}}),
+                            sample({{2, 5, 5}}), sample({{20, 20}})});
+  eig.property = eig_property;
+  db.add(eig);
   for (const char* name : {"real", "imag", "conj", "angle", "as_real"}) {
     db.add(info(name, unary_samples()));
   }

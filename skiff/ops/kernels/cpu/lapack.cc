@@ -5,7 +5,8 @@
 // broadcast for the solves: an input's batch entry is found from the output's (batch_entry).
 // LAPACK's failure reports (info > 0) become InvalidArgument errors that name the op, the
 // argument and the batch entry; lu returns them in `infos` instead, as Paddle does.
-// householder_product and ormqr hand geqrf-style reflectors to orgqr / ormqr.
+// householder_product and ormqr hand geqrf-style reflectors to orgqr / ormqr. eig is the one
+// op with complex inputs too (cgeev/zgeev).
 #include "skiff/ops/generated/kernels/lapack.h"
 
 #define LAPACK_COMPLEX_CPP
@@ -13,7 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "skiff/ops/kernel.h"
@@ -66,6 +69,9 @@ struct Lapack;
     }                                                                                              \
     static lapack_int syevd(char uplo, lapack_int n, T* a, T* w) {                                 \
       return LAPACKE_##p##syevd(LAPACK_COL_MAJOR, 'V', uplo, n, a, n, w);                          \
+    }                                                                                              \
+    static lapack_int geev(lapack_int n, T* a, T* wr, T* wi, T* vr) {                              \
+      return LAPACKE_##p##geev(LAPACK_COL_MAJOR, 'N', 'V', n, a, n, wr, wi, nullptr, n, vr, n);    \
     }                                                                                              \
     static lapack_int gels(lapack_int m, lapack_int n, lapack_int k, T* a, T* b, lapack_int ldb) { \
       return LAPACKE_##p##gels(LAPACK_COL_MAJOR, 'N', m, n, k, a, m, b, ldb);                      \
@@ -392,6 +398,83 @@ void eigh_cpu(const KernelContext& c, const EighArgs& a) {
   }
 }
 SKIFF_INSTANTIATE_KERNEL(eigh, cpu)
+
+namespace {
+
+// geev of a complex matrix: eigenvalues w and unit right eigenvectors vr, column-major.
+// OpenBLAS's lapacke.h types complex arguments as C99 _Complex (layout-compatible with
+// std::complex, which it ignores LAPACK_COMPLEX_CPP for).
+lapack_int complex_geev(lapack_int n, complex64* a, complex64* w, complex64* vr) {
+  using Z = lapack_complex_float;
+  return LAPACKE_cgeev(LAPACK_COL_MAJOR, 'N', 'V', n, reinterpret_cast<Z*>(a), n,
+                       reinterpret_cast<Z*>(w), nullptr, n, reinterpret_cast<Z*>(vr), n);
+}
+lapack_int complex_geev(lapack_int n, complex128* a, complex128* w, complex128* vr) {
+  using Z = lapack_complex_double;
+  return LAPACKE_zgeev(LAPACK_COL_MAJOR, 'N', 'V', n, reinterpret_cast<Z*>(a), n,
+                       reinterpret_cast<Z*>(w), nullptr, n, reinterpret_cast<Z*>(vr), n);
+}
+
+template <typename T>
+bool all_finite(const T* p, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if constexpr (is_complex_v<T>) {
+      if (!std::isfinite(p[i].real()) || !std::isfinite(p[i].imag())) return false;
+    } else if (!std::isfinite(p[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// Real x: geev returns a complex pair w, conj(w) (wi > 0 first) as the real columns re, im of
+// vr, whose vectors are re + i im and re - i im. Complex x: cgeev/zgeev give both directly.
+// LAPACK scales each vector to unit norm with its largest component real (numpy's and
+// Paddle's convention). Non-finite input is refused first: LAPACKE's NaN check would only
+// return an argument error (info < 0), and infinities come out as NaN results.
+template <typename T>
+void eig_cpu(const KernelContext& c, const EigArgs& a) {
+  using C = std::conditional_t<is_complex_v<T>, T, std::complex<T>>;
+  const DenseTensor x = a.x.contiguous();
+  const int64_t n = rows_of(x), mats = batch_dims(x.dims()).numel();
+  const T* px = static_cast<const T*>(x.raw_data());
+  C* pw = static_cast<C*>(a.eigenvalues->raw_data());
+  C* pv = static_cast<C*>(a.eigenvectors->raw_data());
+  std::vector<T> buf(n * n), vr(n * n), wr(n), wi(n);
+  for (int64_t b = 0; b < mats && n > 0; ++b) {
+    SKIFF_ENFORCE(all_finite(px + b * n * n, n * n), kInvalidArgument, c.op, "x",
+                  "finite values (no inf or nan)", str("a non-finite value at batch entry ", b));
+    to_col_major(px + b * n * n, n, n, buf.data(), n);
+    C* w = pw + b * n;
+    C* v = pv + b * n * n;  // row-major [n, n], eigenvectors as columns
+    lapack_int info = 0;
+    if constexpr (is_complex_v<T>) {
+      info = complex_geev(as_lapack(n), buf.data(), w, vr.data());
+    } else {
+      info = Lapack<T>::geev(as_lapack(n), buf.data(), wr.data(), wi.data(), vr.data());
+    }
+    SKIFF_ENFORCE(info == 0, kInvalidArgument, c.op, "x",
+                  "a matrix whose eigendecomposition converges",
+                  str("no convergence at batch entry ", b, " (LAPACK info ", info, ")"));
+    if constexpr (is_complex_v<T>) {
+      from_col_major(vr.data(), n, n, n, v);
+    } else {
+      for (int64_t j = 0; j < n; ++j) {
+        w[j] = C(wr[j], wi[j]);
+        const bool pair = wi[j] != T(0);
+        const int64_t re = pair && wi[j] < T(0) ? j - 1 : j;  // the pair's first column
+        const T sign = pair && wi[j] < T(0) ? T(-1) : T(1);
+        for (int64_t i = 0; i < n; ++i) {
+          const T imag = pair ? sign * vr[i + (re + 1) * n] : T(0);
+          v[i * n + j] = C(vr[i + re * n], imag);
+        }
+      }
+    }
+  }
+}
+SKIFF_INSTANTIATE_KERNEL(eig, cpu)
 
 template <typename T>
 void lstsq_cpu(const KernelContext& c, const LstsqArgs& a) {
