@@ -4,6 +4,8 @@
 # against find_package(Skiff) and runs, and a one-file program builds with pkg-config alone.
 # Usage: cpp_install_test.sh <source dir> <cmake build dir>
 set -euo pipefail
+# A failing step names itself (the steps' own output goes to /dev/null).
+trap 'echo "cpp_install_test.sh: line $LINENO failed (exit $?): $BASH_COMMAND" >&2' ERR
 src=$(realpath "$1")
 build=$(realpath "$2")
 # A fixed place in the build tree, so that a rerun reuses the examples' build.
