@@ -3,10 +3,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "skiff/ops/amp_class.h"
 #include "skiff/python/bind.h"
 #include "skiff/python/convert.h"
 #include "skiff/python/result.h"
-#include "skiff/ops/amp_class.h"
 #include "skiff/runtime/eager/amp_mode.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"

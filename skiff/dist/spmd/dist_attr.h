@@ -27,7 +27,9 @@ class DistAttr {
   /// rule and the argument.
   DistAttr(ProcessMesh mesh, std::vector<int64_t> dims_mapping,
            std::map<int64_t, ReduceType> partial = {})
-      : mesh_(std::move(mesh)), dims_mapping_(std::move(dims_mapping)), partial_(std::move(partial)) {}
+      : mesh_(std::move(mesh)),
+        dims_mapping_(std::move(dims_mapping)),
+        partial_(std::move(partial)) {}
   /// Every dim replicated, nothing partial.
   static DistAttr replicated(ProcessMesh mesh, int64_t ndim);
   /// From one placement per mesh axis for a tensor of `ndim` dims; InvalidArgument when the count
@@ -52,7 +54,9 @@ class DistAttr {
   bool is_replicated() const;
 
   void set_dims_mapping(std::vector<int64_t> m) { dims_mapping_ = std::move(m); }
-  void set_partial(int64_t mesh_axis, ReduceType t = ReduceType::kRedSum) { partial_[mesh_axis] = t; }
+  void set_partial(int64_t mesh_axis, ReduceType t = ReduceType::kRedSum) {
+    partial_[mesh_axis] = t;
+  }
   void clear_partial() { partial_.clear(); }
 
   /// InvalidArgument naming `rule` and `arg` unless: the mesh is non-empty, dims_mapping has

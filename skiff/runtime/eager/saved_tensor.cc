@@ -82,8 +82,8 @@ bool find_packed(const Tensor& t, Packed* out) {
 }
 
 Tensor unpack_packed(const Packed& p, const Tensor& packed, const char* node_name) {
-  SKIFF_ENFORCE(!(p.input_needs_grad && grad_enabled()), kUnimplemented, node_name,
-                "saved tensor", "a first-order backward for tensors saved under "
+  SKIFF_ENFORCE(!(p.input_needs_grad && grad_enabled()), kUnimplemented, node_name, "saved tensor",
+                "a first-order backward for tensors saved under "
                 "saved_tensors_hooks (their autograd history stays with the original)",
                 "a backward that builds a differentiable graph (create_graph=True)");
   Tensor t;
@@ -91,12 +91,12 @@ Tensor unpack_packed(const Packed& p, const Tensor& packed, const char* node_nam
     InHook guard;
     t = p.hooks->unpack(packed);
   }
-  SKIFF_ENFORCE(t.defined() && t.dims() == p.dims && t.dtype() == p.dtype, kInvalidArgument,
-                "saved_tensors_hooks", "unpack_hook",
-                str("a tensor of the saved tensor's shape ", p.dims, " and dtype ",
-                    dtype_name(p.dtype)),
-                t.defined() ? str("shape ", t.dims(), " and dtype ", dtype_name(t.dtype()))
-                            : std::string("no tensor"));
+  SKIFF_ENFORCE(
+      t.defined() && t.dims() == p.dims && t.dtype() == p.dtype, kInvalidArgument,
+      "saved_tensors_hooks", "unpack_hook",
+      str("a tensor of the saved tensor's shape ", p.dims, " and dtype ", dtype_name(p.dtype)),
+      t.defined() ? str("shape ", t.dims(), " and dtype ", dtype_name(t.dtype()))
+                  : std::string("no tensor"));
   return t;
 }
 }  // namespace
@@ -151,10 +151,10 @@ Tensor SavedTensor::unpack(const std::shared_ptr<GradNode>& owner, const char* n
   } else {
     t = output_nr_ < 0 ? tensor_ : detach(data_);
     const uint32_t now = version_of(t);
-    SKIFF_ENFORCE(now == version_, kPrecondition, node_name, "saved tensor",
-                  str("data unchanged since it was saved for the gradient (version ", version_,
-                      ")"),
-                  str("version ", now, ": it was modified by an in-place operation"));
+    SKIFF_ENFORCE(
+        now == version_, kPrecondition, node_name, "saved tensor",
+        str("data unchanged since it was saved for the gradient (version ", version_, ")"),
+        str("version ", now, ": it was modified by an in-place operation"));
   }
   if (output_nr_ >= 0 && owner) {
     // Re-attach a saved output to the node that produced it, so a VJP rule that uses the

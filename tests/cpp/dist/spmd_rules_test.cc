@@ -1,10 +1,9 @@
 // The core SPMD rules (skiff/dist/spmd/rules.h): elementwise, matmul, reduction, replicated.
 // Cases marked "Paddle" are transcribed from Paddle's test/cpp/auto_parallel/spmd_rule_test.cc
 // and test/auto_parallel/spmd_rules/test_{elementwise,matmul,reduction}_rule.py.
-#include "skiff/dist/spmd/rules.h"
-
 #include <gtest/gtest.h>
 
+#include "skiff/dist/spmd/rules.h"
 #include "tests/cpp/dist/spmd_test_util.h"
 
 namespace skiff::dist::spmd {
@@ -47,8 +46,7 @@ TEST(ElementwiseSpmdTest, BinaryBroadcastSingleMeshDim) {  // Paddle
   expect(run({64, 36, 12}, {-1, 0, -1}, {12}, {-1}), {{-1, 0, -1}, {-1}}, {{-1, 0, -1}});
   expect(run({64, 36, 12}, {-1, -1, 0}, {12}, {-1}), {{-1, -1, 0}, {0}}, {{-1, -1, 0}});
   expect(run({64, 36, 12}, {-1, -1, -1}, {12}, {0}), {{-1, -1, 0}, {0}}, {{-1, -1, 0}});
-  expect(run({64, 36, 12}, {-1, 0, -1}, {1, 12}, {-1, -1}), {{-1, 0, -1}, {-1, -1}},
-         {{-1, 0, -1}});
+  expect(run({64, 36, 12}, {-1, 0, -1}, {1, 12}, {-1, -1}), {{-1, 0, -1}, {-1, -1}}, {{-1, 0, -1}});
   expect(run({64, 1, 1, 12}, {0, -1, -1, -1}, {64, 32, 12}, {-1, -1, -1}),
          {{0, -1, -1, -1}, {-1, -1, -1}}, {{0, -1, -1, -1}});
   expect(run({64, 1, 1, 12}, {-1, -1, -1, -1}, {64, 32, 12}, {0, -1, -1}),
@@ -115,8 +113,8 @@ TEST(MatmulSpmdTest, PaddleCases2d) {
   expect(run(xs, {-1, -1, -1, -1}, {1, 0}, false, true), {{-1, -1, -1, 0}, {1, 0}},
          {{-1, -1, -1, 1}}, {{0}});
   // both transposed; mesh axis 1 would shard m and n: m (x, met first) keeps it, y gathers n
-  expect(run(xs, {-1, -1, 0, 1}, {1, 0}, true, true), {{-1, -1, 0, 1}, {-1, 0}},
-         {{-1, -1, 1, -1}}, {{0}});
+  expect(run(xs, {-1, -1, 0, 1}, {1, 0}, true, true), {{-1, -1, 0, 1}, {-1, 0}}, {{-1, -1, 1, -1}},
+         {{0}});
 }
 
 TEST(MatmulSpmdTest, KShardedOnTwoMeshAxesIsUnimplemented) {  // Paddle (test10)
@@ -158,13 +156,19 @@ TEST(MatmulSpmdTest, BatchBroadcast) {
 
 TEST(MatmulSpmdTest, Errors) {
   const auto m = mesh_2d();
-  EXPECT_EQ(error_of([&] { matmul_spmd(spec(m, {64, 32}, {0}), spec(m, {32, 48}, {-1, -1})); }),
+  EXPECT_EQ(error_of([&] {
+              matmul_spmd(spec(m, {64, 32}, {0}), spec(m, {32, 48}, {-1, -1}));
+            }),
             "(InvalidArgument) matmul_spmd: argument 'x' expected dims_mapping of length 2 (the "
             "tensor's ndim), got [0]");
-  EXPECT_EQ(error_of([&] { matmul_spmd(spec(m, {64, 32}, {0, -1}), spec(m, {32, 48}, {-1, 3})); }),
+  EXPECT_EQ(error_of([&] {
+              matmul_spmd(spec(m, {64, 32}, {0, -1}), spec(m, {32, 48}, {-1, 3}));
+            }),
             "(InvalidArgument) matmul_spmd: argument 'y' expected dims_mapping entries -1 or a "
             "mesh axis in [0, 2), got [-1, 3]");
-  EXPECT_EQ(error_of([&] { matmul_spmd(spec(m, {}, {}), spec(m, {32, 48}, {-1, -1})); }),
+  EXPECT_EQ(error_of([&] {
+              matmul_spmd(spec(m, {}, {}), spec(m, {32, 48}, {-1, -1}));
+            }),
             "(InvalidArgument) matmul_spmd: argument 'x' expected a tensor of at least 1 dim, got "
             "0 dims");
 }
@@ -196,9 +200,13 @@ TEST(ReductionSpmdTest, MultiMeshDimAndReduceType) {  // Paddle
 
 TEST(ReductionSpmdTest, Errors) {
   const auto m = mesh_1d();
-  EXPECT_EQ(error_of([&] { reduction_spmd(spec(m, {64, 32}, {0, -1}), {2}, false); }),
+  EXPECT_EQ(error_of([&] {
+              reduction_spmd(spec(m, {64, 32}, {0, -1}), {2}, false);
+            }),
             "(InvalidArgument) reduction_spmd: argument 'axis' expected an axis in [-2, 2), got 2");
-  EXPECT_EQ(error_of([&] { reduction_spmd(spec(m, {64, 32}, {0, 0}), {0}, false); }),
+  EXPECT_EQ(error_of([&] {
+              reduction_spmd(spec(m, {64, 32}, {0, 0}), {0}, false);
+            }),
             "(InvalidArgument) reduction_spmd: argument 'x' expected each mesh axis in "
             "dims_mapping at most once, got [0, 0]");
 }
@@ -212,7 +220,9 @@ TEST(ReplicatedSpmdTest, EverythingReplicated) {  // Paddle
   EXPECT_EQ(error_of([] { replicated_spmd({}, {1}); }),
             "(InvalidArgument) replicated_spmd: argument 'inputs' expected at least one input (it "
             "gives the mesh), got none");
-  EXPECT_EQ(error_of([&] { replicated_spmd({spec(m, {4}, {-1}), spec(m, {4}, {5})}, {1}); }),
+  EXPECT_EQ(error_of([&] {
+              replicated_spmd({spec(m, {4}, {-1}), spec(m, {4}, {5})}, {1});
+            }),
             "(InvalidArgument) replicated_spmd: argument 'inputs[1]' expected dims_mapping entries "
             "-1 or a mesh axis in [0, 2), got [5]");
 }
