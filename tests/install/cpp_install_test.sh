@@ -37,7 +37,9 @@ if grep -E -- "-I$src|-isystem $src/(include|skiff)|-I$build" "$work/examples/bu
   echo "the examples' build reads headers from the tree, not the prefix"
   exit 1
 fi
-ldd "$work/examples/mlp_train" | grep -q "$prefix/lib/libskiff.so"
+# Not grep -q: it would close the pipe at the first match, and ldd, killed by SIGPIPE, would fail
+# the pipeline under pipefail now and then.
+ldd "$work/examples/mlp_train" | grep -F "$prefix/lib/libskiff.so" >/dev/null
 "$work/examples/mlp_train" --epochs 3 --min-accuracy 0.8 --checkpoint "$work/mlp.safetensors"
 "$work/examples/skiff_demo" >/dev/null
 "$work/examples/llama_generate" --help >/dev/null
