@@ -103,20 +103,6 @@ def test_crash_handler_installed_and_disabled():
 
 
 # ---------------------------------------------------------------------------------- flops
-class LeNet(nn.Layer):
-    def __init__(self, num_classes=10):
-        super().__init__()
-        self.num_classes = num_classes
-        self.features = nn.Sequential(
-            nn.Conv2D(1, 6, 3, stride=1, padding=1), nn.ReLU(), nn.MaxPool2D(2, 2),
-            nn.Conv2D(6, 16, 5, stride=1, padding=0), nn.ReLU(), nn.MaxPool2D(2, 2))
-        self.fc = nn.Sequential(nn.Linear(400, 120), nn.Linear(120, 84), nn.Linear(84, 10))
-
-    def forward(self, inputs):
-        x = self.features(inputs)
-        return self.fc(paddle.flatten(x, 1))
-
-
 def test_flops_signature():
     assert inspect.isfunction(paddle.flops)
     sig = inspect.signature(paddle.flops)
@@ -127,7 +113,7 @@ def test_flops_signature():
 
 def test_flops_lenet_equals_paddles_documented_table(capsys):
     with paddle.utils.unique_name.guard():  # layer names from conv2d_0, as in a fresh process
-        net = LeNet()
+        net = paddle.vision.models.LeNet()  # the LeNet of Paddle's docstring
     net.train()
     total = paddle.flops(net, [1, 1, 28, 28], print_detail=True)
     assert total == 347560  # the number in Paddle's docstring
