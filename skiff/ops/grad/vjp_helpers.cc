@@ -108,11 +108,13 @@ Tensor extreme_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
 
 Tensor prod_grad(const Tensor& grad, const Tensor& x, const Tensor& out,
                  const std::vector<int64_t>& axis, bool keepdim) {
-  // d prod / d x_i = prod / x_i (inputs with zeros get no exact gradient: documented gap).
+  // d prod / d x_i = prod / x_i (inputs with zeros get no exact gradient: documented gap),
+  // conjugated for complex x (grad * conj(prod / x_i)).
   const auto axes = reduced_axes(axis, x.rank());
-  return divide(multiply(reduce_grad(grad, x, axis, keepdim),
-                         broadcast_to(keep_dims(out, x, axes, keepdim), x.shape())),
-                x);
+  return divide(
+      multiply(reduce_grad(grad, x, axis, keepdim),
+               conj_if_complex(broadcast_to(keep_dims(out, x, axes, keepdim), x.shape()))),
+      conj_if_complex(x));
 }
 
 Tensor logsumexp_grad(const Tensor& grad, const Tensor& x, const Tensor& out,

@@ -13,7 +13,8 @@ void unary_numeric_meta(std::string_view op, const TensorMeta& x, TensorMeta* ou
 void unary_float_result_meta(std::string_view op, const TensorMeta& x, TensorMeta* out) {
   SKIFF_ENFORCE(x.dtype != DType::kBool, kTypeError, op, "x", "an integer or floating-point tensor",
                 x.dtype);
-  *out = {is_floating(x.dtype) ? x.dtype : DType::kFloat32, x.dims};
+  // complex in, complex out (exp, log, sqrt, ... of complex64 are complex64)
+  *out = {is_floating(x.dtype) || is_complex(x.dtype) ? x.dtype : DType::kFloat32, x.dims};
 }
 
 void activation_meta(std::string_view op, const TensorMeta& x, TensorMeta* out) {

@@ -142,9 +142,28 @@ void sum_cpu(const KernelContext&, const SumArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(sum, cpu)
 
+/// A complex product on the engine in T itself: products do not cancel, so no wider
+/// accumulator is needed (the real/imaginary view of sum does not apply to products).
+template <typename T>
+void complex_prod(const DenseTensor& x, const std::vector<bool>& mask, DenseTensor& out) {
+  if constexpr (is_complex_v<T>) {
+    cpu::reduce<cpu::ProdReducer<T>, T, T>(x, mask, out, Identity{});
+  } else {
+    accumulate_as_out<cpu::ProdReducer, T>(x, mask, out);
+  }
+}
+
 template <typename T>
 void prod_cpu(const KernelContext&, const ProdArgs& a) {
-  accumulate_as_out<cpu::ProdReducer, T>(a.x, mask_of("prod", a.x, a.axis), *a.out);
+  const auto mask = mask_of("prod", a.x, a.axis);
+  if constexpr (is_complex_v<T>) {
+    const DType od = a.out->dtype();
+    if (od == dtype_v<T>) return complex_prod<T>(a.x, mask, *a.out);
+    const DenseTensor xc = dense::cast(a.x, od);  // a `dtype`: x cast to it first, as Paddle
+    visit_dtype_complex(od, [&](auto tag) { complex_prod<decltype(tag)>(xc, mask, *a.out); });
+  } else {
+    accumulate_as_out<cpu::ProdReducer, T>(a.x, mask, *a.out);
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(prod, cpu)
 

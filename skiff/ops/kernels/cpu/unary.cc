@@ -4,6 +4,8 @@
 // rounding functions are single instructions, and selections are ternaries, not branches.
 // 16-bit floats compute in float. Integer inputs of float-result ops are converted to float32
 // first and then share the float32 loop, so each op instantiates one float loop per float dtype.
+// Complex inputs take the same functors: vm:: forwards complex arguments to std:: (glibc's cexp,
+// clog, ...), and sqrt, 1 / x and x * x are std::complex's own.
 #include "skiff/ops/generated/kernels/unary.h"
 
 #include <cmath>
@@ -179,22 +181,29 @@ void round_cpu(const KernelContext&, const RoundArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(round, cpu)
 
-// Classification ops: bool results; integers and bools are always finite.
-#define SKIFF_CLASSIFY_KERNEL(op, Args, int_result, ...)                         \
+// Classification ops: bool results; integers and bools are always finite. A complex number
+// (numpy's rule) is NaN or infinite when either part is, finite when both parts are.
+#define SKIFF_CLASSIFY_KERNEL(op, Args, int_result, combine, ...)                \
   template <typename T>                                                          \
   void op##_cpu(const KernelContext&, const Args& a) {                           \
     if constexpr (std::is_integral_v<T>) {                                       \
       cpu::unary_loop<bool, T>(a.x, *a.out, constant_fn<int_result>{});          \
+    } else if constexpr (is_complex_v<T>) {                                      \
+      cpu::unary_loop<bool, T>(a.x, *a.out, [](T z) {                            \
+        const auto re = z.real(), im = z.imag();                                 \
+        auto test = [](auto v) { return __VA_ARGS__; };                          \
+        return test(re) combine test(im);                                        \
+      });                                                                        \
     } else {                                                                     \
       cpu::unary_loop<bool, T>(a.x, *a.out, [](auto v) { return __VA_ARGS__; }); \
     }                                                                            \
   }                                                                              \
   SKIFF_INSTANTIATE_KERNEL(op, cpu)
 
-SKIFF_CLASSIFY_KERNEL(isnan, IsnanArgs, false, v != v)
-SKIFF_CLASSIFY_KERNEL(isinf, IsinfArgs, false,
+SKIFF_CLASSIFY_KERNEL(isnan, IsnanArgs, false, ||, v != v)
+SKIFF_CLASSIFY_KERNEL(isinf, IsinfArgs, false, ||,
                       std::abs(v) == std::numeric_limits<decltype(v)>::infinity())
-SKIFF_CLASSIFY_KERNEL(isfinite, IsfiniteArgs, true,
+SKIFF_CLASSIFY_KERNEL(isfinite, IsfiniteArgs, true, &&,
                       std::abs(v) < std::numeric_limits<decltype(v)>::infinity())
 #undef SKIFF_CLASSIFY_KERNEL
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cmath>  // also defines __GLIBC__
+#include <complex>
 
 #if defined(__x86_64__) && defined(__GLIBC__) && \
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
@@ -74,5 +75,25 @@ SKIFF_VM_WRAP(cosh)
 SKIFF_VM_WRAP(erf)
 SKIFF_VM_WRAP(erfc)
 #undef SKIFF_VM_WRAP
+
+// Complex arguments: libstdc++'s std::exp, std::log, ... (glibc's cexp, clog, ...: C99 special
+// values, numpy's principal branches); libmvec has no complex variants, so these stay scalar.
+#define SKIFF_VM_COMPLEX(name)                     \
+  template <typename R>                            \
+  inline std::complex<R> name(std::complex<R> z) { \
+    return std::name(z);                           \
+  }
+SKIFF_VM_COMPLEX(exp)
+SKIFF_VM_COMPLEX(log)
+SKIFF_VM_COMPLEX(sin)
+SKIFF_VM_COMPLEX(cos)
+SKIFF_VM_COMPLEX(tan)
+SKIFF_VM_COMPLEX(tanh)
+SKIFF_VM_COMPLEX(asin)
+SKIFF_VM_COMPLEX(acos)
+SKIFF_VM_COMPLEX(atan)
+SKIFF_VM_COMPLEX(sinh)
+SKIFF_VM_COMPLEX(cosh)
+#undef SKIFF_VM_COMPLEX
 
 }  // namespace skiff::ops::cpu::vm

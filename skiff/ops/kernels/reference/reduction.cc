@@ -129,7 +129,20 @@ SKIFF_INSTANTIATE_KERNEL(sum, reference)
 
 template <typename T>
 void prod_reference(const KernelContext&, const ProdArgs& a) {
-  sum_like<T>(a.x, meta::reduce_mask("prod", a.x.rank(), a.axis), *a.out, true);
+  const auto mask = meta::reduce_mask("prod", a.x.rank(), a.axis);
+  if constexpr (is_complex_v<T>) {
+    if (!is_complex(a.out->dtype())) {  // a real `dtype`: the real parts multiplied
+      return sum_like<double>(dense::cast(a.x, DType::kFloat64), mask, *a.out, true);
+    }
+    using W = std::complex<double>;
+    const auto acc = fold<T, W>(a.x, mask, a.out->numel(), W(1), [](W p, T v) { return p * W(v); });
+    DenseTensor wide = DenseTensor::empty(a.out->dims(), DType::kComplex128, a.out->place());
+    std::copy(acc.begin(), acc.end(), static_cast<W*>(wide.raw_data()));
+    a.out->copy_from(a.out->dtype() == DType::kComplex128 ? wide
+                                                          : dense::cast(wide, a.out->dtype()));
+  } else {
+    sum_like<T>(a.x, mask, *a.out, true);
+  }
 }
 SKIFF_INSTANTIATE_KERNEL(prod, reference)
 

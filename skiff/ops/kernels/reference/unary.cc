@@ -1,5 +1,5 @@
 // Reference kernels of the unary math ops: the textbook formula in float64 (int64 for integer
-// results) with libm's functions, element by element.
+// results, complex128 for complex inputs) with libm's functions, element by element.
 #include "skiff/ops/generated/kernels/unary.h"
 
 #include <cmath>
@@ -13,16 +13,21 @@ namespace skiff::ops {
 
 using reference::map1;
 
-// Float-result ops: float64 in, float64 out; int64 in, float32 out.
-#define SKIFF_FLOAT_RESULT_REFERENCE(op, Args, ...)                       \
-  template <typename T>                                                   \
-  void op##_reference(const KernelContext&, const Args& a) {              \
-    using Out = std::conditional_t<std::is_integral_v<T>, float, double>; \
-    map1<Out, T>(a.x, *a.out, [](T t) {                                   \
-      const double v = static_cast<double>(t);                            \
-      return static_cast<Out>(__VA_ARGS__);                               \
-    });                                                                   \
-  }                                                                       \
+// Float-result ops: float64 in, float64 out; int64 in, float32 out; complex128 in and out (the
+// same formula on std::complex<double>).
+#define SKIFF_FLOAT_RESULT_REFERENCE(op, Args, ...)                         \
+  template <typename T>                                                     \
+  void op##_reference(const KernelContext&, const Args& a) {                \
+    if constexpr (is_complex_v<T>) {                                        \
+      map1<T, T>(a.x, *a.out, [](T v) -> T { return __VA_ARGS__; });        \
+    } else {                                                                \
+      using Out = std::conditional_t<std::is_integral_v<T>, float, double>; \
+      map1<Out, T>(a.x, *a.out, [](T t) {                                   \
+        const double v = static_cast<double>(t);                            \
+        return static_cast<Out>(__VA_ARGS__);                               \
+      });                                                                   \
+    }                                                                       \
+  }                                                                         \
   SKIFF_INSTANTIATE_KERNEL(op, reference)
 
 SKIFF_FLOAT_RESULT_REFERENCE(exp, ExpArgs, std::exp(v))
@@ -90,24 +95,27 @@ void round_reference(const KernelContext&, const RoundArgs& a) {
 }
 SKIFF_INSTANTIATE_KERNEL(round, reference)
 
-// Classification: bool out for bool, int64 and float64 in.
-#define SKIFF_CLASSIFY_REFERENCE(op, Args, int_result, float_expr) \
-  template <typename T>                                            \
-  void op##_reference(const KernelContext&, const Args& a) {       \
-    map1<bool, T>(a.x, *a.out, [](T v) -> bool {                   \
-      if constexpr (std::is_integral_v<T>) {                       \
-        (void)v;                                                   \
-        return int_result;                                         \
-      } else {                                                     \
-        return float_expr;                                         \
-      }                                                            \
-    });                                                            \
-  }                                                                \
+// Classification: bool out for bool, int64, float64 and complex128 in (numpy: a complex number
+// is NaN or infinite when either part is, finite when both are).
+#define SKIFF_CLASSIFY_REFERENCE(op, Args, int_result, combine, fn) \
+  template <typename T>                                             \
+  void op##_reference(const KernelContext&, const Args& a) {        \
+    map1<bool, T>(a.x, *a.out, [](T v) -> bool {                    \
+      if constexpr (std::is_integral_v<T>) {                        \
+        (void)v;                                                    \
+        return int_result;                                          \
+      } else if constexpr (is_complex_v<T>) {                       \
+        return fn(v.real()) combine fn(v.imag());                   \
+      } else {                                                      \
+        return fn(v);                                               \
+      }                                                             \
+    });                                                             \
+  }                                                                 \
   SKIFF_INSTANTIATE_KERNEL(op, reference)
 
-SKIFF_CLASSIFY_REFERENCE(isnan, IsnanArgs, false, std::isnan(v))
-SKIFF_CLASSIFY_REFERENCE(isinf, IsinfArgs, false, std::isinf(v))
-SKIFF_CLASSIFY_REFERENCE(isfinite, IsfiniteArgs, true, std::isfinite(v))
+SKIFF_CLASSIFY_REFERENCE(isnan, IsnanArgs, false, ||, std::isnan)
+SKIFF_CLASSIFY_REFERENCE(isinf, IsinfArgs, false, ||, std::isinf)
+SKIFF_CLASSIFY_REFERENCE(isfinite, IsfiniteArgs, true, &&, std::isfinite)
 #undef SKIFF_CLASSIFY_REFERENCE
 
 }  // namespace skiff::ops
