@@ -301,9 +301,11 @@ def gen_family_dense_cc(ops, family):
     return "\n".join(out)
 
 
-def other_inputs(op, src):
-    """(tensors, lists) C++ expressions of the tensor inputs other than `src`, for overlap checks."""
-    ts = [f"&{a.name}" for a in op.args if a.kind == "kTensor" and a.name != src]
+def other_inputs(op, src, resolved=False):
+    """(tensors, lists) C++ expressions of the tensor inputs other than `src`, for overlap checks
+    (`resolved`: in a resolved call, where a tensor argument is the pointer `<name>_p`)."""
+    ts = [f"{a.name}_p" if resolved else f"&{a.name}" for a in op.args
+          if a.kind == "kTensor" and a.name != src]
     ts += [a.name for a in op.args if a.kind == "kOptionalTensor"]
     ls = [f"&{a.name}" for a in op.args if a.kind == "kTensorList"]
     return ", ".join(ts), ", ".join(ls)
@@ -553,6 +555,8 @@ def gen_resolved_class(op):
     L.append("           const OutSlot* outs) const override {")
     L.append(f"    [[maybe_unused]] static constexpr const char* kOp = \"{op.name}\";")
     L += resolved_inputs(op)
+    if op.inplace_only:
+        return "\n".join(L + gen_resolved_inplace_run(op, attrs))
     for j, o in enumerate(op.outputs):
         if o.is_list:
             L.append(f"    std::vector<DenseTensor>& {o.name} = *outs[{j}];")
@@ -576,16 +580,59 @@ def gen_resolved_class(op):
     return "\n".join(L)
 
 
+def gen_resolved_inplace_run(op, attrs):
+    """The rest of run() for an in-place-only op (fused optimizer updates): the kernel writes
+    each aliased output into its input's buffers (a temporary copied back only where an input is
+    not contiguous or overlaps another, as the dense op does), the versions are bumped, and the
+    output slots hold the written inputs, so a parameter updated this way needs no copy after
+    the run. The results' shapes were checked when the call was resolved (or inferred per run)."""
+    L, ti, index = [], 0, {}
+    for a in op.args:
+        if a.is_tensor:
+            index[a.name] = ti
+            ti += 1
+    if op.promote or op.view:
+        raise RecordError(f"op '{op.name}': an in-place-only op cannot promote or be a view")
+    for j, o in enumerate(op.outputs):
+        src = op.inplace.get(o.name)
+        if src is None:
+            raise RecordError(f"op '{op.name}': output '{o.name}' of an in-place-only op "
+                              "must be written into an input")
+        if o.is_list != any(a.name == src and a.kind == "kTensorList" for a in op.args):
+            raise RecordError(f"op '{op.name}': '{o.name}' and '{src}' differ in list-ness")
+        others = other_inputs(op, src, resolved=True)
+        L.append(f"    check_inplace_meta(kOp, \"{src}\", {src}{'' if o.is_list else '_p'}, "
+                 f"metas[{j}]{'' if o.is_list else '[0]'});")
+        lhs = src if o.is_list else f"*{src}_p"
+        meta = f"metas[{j}]" if o.is_list else f"metas[{j}][0]"
+        L.append(f"    InplaceTarget {o.name}_target(kOp, \"{src}\", {lhs}, {meta}, ctx_.place, "
+                 f"{{{others[0]}}}, {{{others[1]}}});")
+        ref = "std::vector<DenseTensor>&" if o.is_list else "DenseTensor&"
+        acc = "outputs()" if o.is_list else "output()"
+        L.append(f"    {ref} {o.name} = {o.name}_target.{acc};")
+    fields = [f"*{a.name}_p" if a.kind == "kTensor" else a.name for a in op.args]
+    fields += [f"&{o.name}" for o in op.outputs]
+    L.append(f"    const {camel(op.name)}Args args{{{', '.join(fields)}}};")
+    L.append("    fn_(ctx_, &args);")
+    for j, o in enumerate(op.outputs):
+        src = op.inplace[o.name]
+        L.append(f"    {o.name}_target.finish();")
+        L.append(f"    *outs[{j}] = {src};" if o.is_list else f"    outs[{j}]->assign(1, *{src}_p);")
+    L.append("  }")
+    for _, a in attrs:
+        L.append(f"  {member_type(a)} {a.name};")
+    L.append("};\n")
+    return L
+
+
 def gen_resolved(ops):
     out = [HEADER, "#include \"skiff/ops/resolved_kernel.h\"\n", "#include \"skiff/ops/boxed.h\"",
            "#include \"skiff/ops/dispatch.h\"", "#include \"skiff/ops/generated/kernels/all.h\"",
-           "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/meta/meta.h\"\n",
-           "namespace skiff::ops {\n", "namespace {\n",
+           "#include \"skiff/ops/generated/op_ids.h\"", "#include \"skiff/ops/inplace.h\"",
+           "#include \"skiff/ops/meta/meta.h\"\n", "namespace skiff::ops {\n", "namespace {\n",
            "using AttrMap = std::map<std::string, AttrValue>;",
            "using MakeFn = std::unique_ptr<ResolvedKernel> (*)(const OpSchema&, const AttrMap&);\n"]
     for op in ops:
-        if op.inplace_only:
-            continue
         out.append(gen_resolved_class(op))
     out.append("template <typename T>")
     out.append("std::unique_ptr<ResolvedKernel> make(const OpSchema& s, const AttrMap& attrs) {")
@@ -596,7 +643,7 @@ def gen_resolved(ops):
     out.append("                                               const AttrMap& attrs) {")
     out.append("  static constexpr MakeFn kTable[] = {")
     for op in ops:
-        out.append("      nullptr," if op.inplace_only else f"      &make<Resolved{camel(op.name)}>,")
+        out.append(f"      &make<Resolved{camel(op.name)}>,")
     out.append("  };")
     out.append("  if (id >= std::size(kTable) || kTable[id] == nullptr) return nullptr;")
     out.append("  const OpSchema& s = op_schema(id);")

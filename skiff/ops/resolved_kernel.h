@@ -46,8 +46,9 @@ class ResolvedKernel {
 };
 
 /// The resolved call of op `id` with kernel `fn` under `ctx` and attributes `attrs` (missing
-/// ones take the record's defaults); null for ops that must go through the dense op
-/// (in-place-only ops, whose outputs are written into their inputs with overlap checks).
+/// ones take the record's defaults). An in-place-only op (fused optimizer update) writes each
+/// aliased output into its input's buffers, with the dense op's overlap checks and version
+/// bumps, and its output slots get the written inputs.
 std::unique_ptr<ResolvedKernel> resolve_kernel(OpId id, KernelFn fn, const KernelContext& ctx,
                                                const std::map<std::string, AttrValue>& attrs);
 

@@ -126,6 +126,44 @@ TEST(InplaceUpdates, KeepsTheCopyWhenTheOldValueIsReadAfterwards) {
   EXPECT_EQ(values(w), (std::vector<double>{0, 0, 0, 0}));
 }
 
+// A compiled Adam step (lowered, so the update is the op's resolved in-place call): each run
+// writes the parameters' and moments' own buffers, once each, and trains as eager Adam does.
+TEST(InplaceUpdates, CompiledAdamStepWritesTheParameterBuffers) {
+  auto make = [] {
+    return std::vector<Tensor>{filled({3, 4}, 0.5), filled({4}, -1.0), filled({3, 4}, 0.0),
+                               filled({4}, 0.0), filled({3, 4}, 0.0), filled({4}, 0.0)};
+  };
+  std::vector<Tensor> s = make(), e = make();  // w, b, m1(w), m1(b), m2(w), m2(b)
+  Tensor lr = filled({}, 0.1), step = filled({}, 1.0);
+  auto update = [&](std::vector<Tensor>& t, const Tensor& g) {
+    autograd::NoGradGuard no_grad;
+    Tensor gb = sum(g, {0});
+    fused_adam_({t[0], t[1]}, {g, gb}, {t[2], t[3]}, {t[4], t[5]}, {}, lr, step);
+  };
+  jit::CapturedProgram p = jit::capture(
+      [&](const std::vector<Tensor>& in) {
+        update(s, in[0]);
+        return std::vector<Tensor>{sum(in[0])};
+      },
+      {{{3, 4}, DType::kFloat32, "g"}});
+  jit::CompiledProgram c(std::move(p));
+  std::vector<const void*> data;
+  for (const Tensor& t : s) data.push_back(t.dense().raw_data());
+  for (int k = 1; k <= 3; ++k) {
+    std::vector<uint32_t> versions;
+    for (const Tensor& t : s) versions.push_back(t.dense().storage()->version());
+    step.mutable_dense().copy_from(filled({}, k).dense());  // the program reads it each run
+    Tensor g = filled({3, 4}, 0.25 * k);
+    c.run({g});
+    update(e, g);
+    for (size_t j = 0; j < s.size(); ++j) {
+      EXPECT_EQ(s[j].dense().raw_data(), data[j]) << "tensor " << j << " step " << k;
+      EXPECT_EQ(s[j].dense().storage()->version(), versions[j] + 1) << "tensor " << j;
+      EXPECT_EQ(values(s[j]), values(e[j])) << "tensor " << j << " step " << k;
+    }
+  }
+}
+
 // In parallel mode the in-place update must wait for every reader of the parameter.
 TEST(InplaceUpdates, ParallelExecutorWritesAfterTheReaders) {
   Tensor w = filled({256, 256}, 1.0);
