@@ -1,11 +1,14 @@
-"""Complex elementwise math as Paddle code uses it: exp, log, sqrt, rsqrt, square, reciprocal,
-pow (real and complex exponents), the trigonometric and hyperbolic functions and their inverses,
-prod, isnan/isinf/isfinite and equal/not_equal on complex64/complex128 tensors, against numpy;
+"""Complex elementwise math as Paddle code uses it: exp, expm1, log, log1p, log2, sqrt, rsqrt,
+square, reciprocal, pow (real and complex exponents), the trigonometric and hyperbolic functions
+and their inverses, sigmoid, silu, tanhshrink, where, prod, isnan/isinf/isfinite and
+equal/not_equal on complex64/complex128 tensors, against numpy (mpmath for small arguments);
 gradients against torch (the conjugate Wirtinger convention, grad_x = grad_out * conj(f'(x)),
-which Paddle follows); the ordering comparisons and the ops still without a complex kernel raise
-(Unimplemented) naming the op and the dtype."""
+which Paddle follows), or central differences where torch's CPU build has no complex gradient;
+the ordering comparisons and the ops still without a complex kernel raise (Unimplemented) naming
+the op and the dtype."""
 import unittest
 
+import mpmath
 import numpy as np
 import torch
 
@@ -141,6 +144,80 @@ class TestUnaryGrad(unittest.TestCase):
         (tg,) = torch.autograd.grad([(torch.exp(tx).abs() ** 2).sum()], [tx], create_graph=True)
         (tgg,) = torch.autograd.grad([(tg.abs() ** 2).sum()], [tx])
         np.testing.assert_allclose(ggx.numpy(), tgg.numpy(), rtol=1e-10, atol=1e-10)
+
+
+F = paddle.nn.functional
+# functions whose complex gradients torch's CPU build lacks: finite differences instead
+MORE = {
+    "expm1": (paddle.expm1, np.expm1, None),
+    "log1p": (paddle.log1p, np.log1p, None),
+    "log2": (paddle.log2, np.log2, torch.log2),
+    "sigmoid": (F.sigmoid, lambda z: 1 / (1 + np.exp(-z)), torch.sigmoid),
+    "silu": (F.silu, lambda z: z / (1 + np.exp(-z)), None),
+    "tanhshrink": (F.tanhshrink, lambda z: z - np.tanh(z), None),
+}
+
+
+def fd_grad(loss, a, h=1e-6):
+    """dL/d(re) + i dL/d(im) per element by central differences: torch's convention."""
+    g = np.zeros_like(a)
+    for k in range(a.size):
+        for unit in (1, 1j):
+            e = np.zeros_like(a)
+            e.flat[k] = unit * h
+            d = (loss(a + e) - loss(a - e)) / (2 * h)
+            g.flat[k] += unit * d
+    return g
+
+
+class TestMoreFunctions(unittest.TestCase):
+    def test_forward(self):
+        for name, (fn, ref, _) in MORE.items():
+            for dt in CDTYPES:
+                a = crand([3, 4], dt, seed=21)
+                with self.subTest(op=name, dtype=dt):
+                    out = fn(paddle.to_tensor(a))
+                    self.assertEqual(out.dtype, getattr(paddle, dt))
+                    close(out.numpy(), ref(a.astype(np.complex128)), dt, scale=2)
+
+    def test_small_arguments_keep_relative_accuracy(self):
+        # each part to full relative precision (mpmath at 50 digits), where 1 + z would cancel
+        mpmath.mp.dps = 50
+        z = np.array([1e-8 + 1e-9j, -1e-7j, 3e-6 - 2e-6j, 0.3 + 0.2j], np.complex128)
+        t = paddle.to_tensor(z)
+        for fn, ref in ((paddle.expm1, lambda v: mpmath.exp(v) - 1),
+                        (paddle.log1p, lambda v: mpmath.log(1 + v))):
+            got = fn(t).numpy()
+            want = np.array([complex(ref(mpmath.mpc(v.real, v.imag))) for v in z])
+            np.testing.assert_allclose(got.real, want.real, rtol=1e-13, atol=0)
+            np.testing.assert_allclose(got.imag, want.imag, rtol=1e-13, atol=0)
+
+    def test_grads(self):
+        torch_fns = {"log2": torch.log2, "sigmoid": torch.sigmoid,
+                     "tanhshrink": torch.nn.functional.tanhshrink}
+        a, w = crand([2, 3], seed=22), crand([2, 3], seed=23)
+        for name, (fn, _, _) in MORE.items():
+            def sk(x, fn=fn):
+                return paddle.real(fn(x) * paddle.to_tensor(w)).sum()
+            with self.subTest(op=name):
+                if name in torch_fns:
+                    check_grads(self, sk, lambda x, f=torch_fns[name]:
+                                (f(x) * torch.tensor(w)).real.sum(), a)
+                    continue
+                (got,) = skiff_grad(sk, a)
+                want = fd_grad(lambda z: float(sk(paddle.to_tensor(z)).numpy()), a)
+                np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+    def test_where(self):
+        c = np.array([[True, False, True], [False, False, True]])
+        a, b = crand([2, 3], seed=24), crand([3], seed=25)
+        for dt in CDTYPES:
+            out = paddle.where(paddle.to_tensor(c), paddle.to_tensor(a.astype(dt)),
+                               paddle.to_tensor(b.astype(dt)))
+            self.assertEqual(out.dtype, getattr(paddle, dt))
+            np.testing.assert_array_equal(out.numpy(), np.where(c, a.astype(dt), b.astype(dt)))
+        check_grads(self, lambda x, y: paddle.abs(paddle.where(paddle.to_tensor(c), x, y)).sum(),
+                    lambda x, y: torch.where(torch.tensor(c), x, y).abs().sum(), a, b)
 
 
 class TestPow(unittest.TestCase):

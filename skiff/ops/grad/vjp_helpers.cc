@@ -183,8 +183,9 @@ Tensor gelu_grad(const Tensor& grad, const Tensor& x, bool approximate) {
 
 Tensor silu_grad(const Tensor& grad, const Tensor& x) {
   const Tensor s = sigmoid(x);
-  return multiply(grad, multiply(s, add(scalar_like(x, 1.0),
-                                        multiply(x, scale(s, Scalar(-1.0), Scalar(1.0))))));
+  return multiply(
+      grad, conj_if_complex(multiply(
+                s, add(scalar_like(x, 1.0), multiply(x, scale(s, Scalar(-1.0), Scalar(1.0)))))));
 }
 
 Tensor softplus_grad(const Tensor& grad, const Tensor& x, float beta, float threshold) {

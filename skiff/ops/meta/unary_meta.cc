@@ -18,7 +18,9 @@ void unary_float_result_meta(std::string_view op, const TensorMeta& x, TensorMet
 }
 
 void activation_meta(std::string_view op, const TensorMeta& x, TensorMeta* out) {
-  SKIFF_ENFORCE(is_floating(x.dtype), kTypeError, op, "x", "a floating-point tensor", x.dtype);
+  // complex passes: the kernel lookup names the activations without a complex kernel
+  SKIFF_ENFORCE(is_floating(x.dtype) || is_complex(x.dtype), kTypeError, op, "x",
+                "a floating-point tensor", x.dtype);
   *out = x;
 }
 

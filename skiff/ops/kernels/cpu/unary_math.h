@@ -96,4 +96,25 @@ SKIFF_VM_COMPLEX(sinh)
 SKIFF_VM_COMPLEX(cosh)
 #undef SKIFF_VM_COMPLEX
 
+/// exp(z) - 1 without the cancellation near 0: real part expm1(x) cos y - 2 sin^2(y / 2) (numpy's
+/// formula), imaginary part e^x sin y.
+template <typename R>
+inline std::complex<R> expm1(std::complex<R> z) {
+  const R x = z.real(), y = z.imag(), h = std::sin(y / 2);
+  return {std::expm1(x) * std::cos(y) - 2 * h * h, std::exp(x) * std::sin(y)};
+}
+/// log(1 + z); near 0 the real part is log1p(2x + x^2 + y^2) / 2 = log|1 + z|, without the
+/// cancellation of 1 + z.
+template <typename R>
+inline std::complex<R> log1p(std::complex<R> z) {
+  const R x = z.real(), y = z.imag();
+  if (std::abs(z) >= R(0.5)) return std::log(R(1) + z);
+  return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
+}
+/// log(z) / log(2), both parts scaled.
+template <typename R>
+inline std::complex<R> log2(std::complex<R> z) {
+  return std::log(z) * R(1.44269504088896340736);
+}
+
 }  // namespace skiff::ops::cpu::vm

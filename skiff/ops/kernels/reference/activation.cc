@@ -59,13 +59,13 @@ SKIFF_INSTANTIATE_KERNEL(gelu, reference)
 
 template <typename T>
 void silu_reference(const KernelContext&, const SiluArgs& a) {
-  map1<T, T>(a.x, *a.out, [](T v) { return v / (1 + std::exp(-v)); });
+  map1<T, T>(a.x, *a.out, [](T v) { return v / (T(1) + std::exp(-v)); });
 }
 SKIFF_INSTANTIATE_KERNEL(silu, reference)
 
 template <typename T>
 void sigmoid_reference(const KernelContext&, const SigmoidArgs& a) {
-  map1<T, T>(a.x, *a.out, [](T v) { return 1 / (1 + std::exp(-v)); });
+  map1<T, T>(a.x, *a.out, [](T v) { return T(1) / (T(1) + std::exp(-v)); });
 }
 SKIFF_INSTANTIATE_KERNEL(sigmoid, reference)
 

@@ -13,6 +13,16 @@ namespace skiff::ops {
 
 using reference::map1;
 
+namespace {
+// The textbook complex forms of the functions std:: has only for real arguments.
+namespace textbook {
+using std::expm1, std::log1p, std::log2;
+inline std::complex<double> expm1(std::complex<double> v) { return std::exp(v) - 1.0; }
+inline std::complex<double> log1p(std::complex<double> v) { return std::log(1.0 + v); }
+inline std::complex<double> log2(std::complex<double> v) { return std::log(v) / std::log(2.0); }
+}  // namespace textbook
+}  // namespace
+
 // Float-result ops: float64 in, float64 out; int64 in, float32 out; complex128 in and out (the
 // same formula on std::complex<double>).
 #define SKIFF_FLOAT_RESULT_REFERENCE(op, Args, ...)                         \
@@ -31,10 +41,10 @@ using reference::map1;
   SKIFF_INSTANTIATE_KERNEL(op, reference)
 
 SKIFF_FLOAT_RESULT_REFERENCE(exp, ExpArgs, std::exp(v))
-SKIFF_FLOAT_RESULT_REFERENCE(expm1, Expm1Args, std::expm1(v))
+SKIFF_FLOAT_RESULT_REFERENCE(expm1, Expm1Args, textbook::expm1(v))
 SKIFF_FLOAT_RESULT_REFERENCE(log, LogArgs, std::log(v))
-SKIFF_FLOAT_RESULT_REFERENCE(log1p, Log1pArgs, std::log1p(v))
-SKIFF_FLOAT_RESULT_REFERENCE(log2, Log2Args, std::log2(v))
+SKIFF_FLOAT_RESULT_REFERENCE(log1p, Log1pArgs, textbook::log1p(v))
+SKIFF_FLOAT_RESULT_REFERENCE(log2, Log2Args, textbook::log2(v))
 SKIFF_FLOAT_RESULT_REFERENCE(sqrt, SqrtArgs, std::sqrt(v))
 SKIFF_FLOAT_RESULT_REFERENCE(rsqrt, RsqrtArgs, 1.0 / std::sqrt(v))
 SKIFF_FLOAT_RESULT_REFERENCE(reciprocal, ReciprocalArgs, 1.0 / v)
