@@ -8,6 +8,7 @@
 #include "skiff/base/error.h"
 #include "skiff/comm/tcp_store.h"
 #include "skiff/dist/dist_tensor.h"
+#include "skiff/dist/eager/grad_buckets.h"
 #include "skiff/dist/eager/dist_mode.h"
 #include "skiff/dist/reshard/reshard.h"
 #include "skiff/dist/shard_layout.h"
@@ -135,6 +136,9 @@ void bind_dist(py::module_& m) {
     d["reduce_scatter"] = c.reduce_scatter;
     d["all_to_all"] = c.all_to_all;
     d["all_gather"] = c.all_gather;
+    // Note [Leaf gradients are reduced in buckets]: the all-reduces of the end-of-backward
+    // buckets, counted beside reshard's.
+    d["grad_bucket_all_reduce"] = dist::bucketed_all_reduce_count();
     return d;
   });
   m.def("is_dist", [](const Tensor& t) { return dist::as_dist(t) != nullptr; });

@@ -16,6 +16,7 @@
 #include "skiff/python/convert.h"
 #include "skiff/python/result.h"
 #include "skiff/runtime/eager/autograd_meta.h"
+#include "skiff/runtime/eager/detach_hook.h"
 #include "skiff/runtime/eager/engine.h"
 #include "skiff/runtime/eager/grad_mode.h"
 #include "skiff/runtime/eager/grad_node.h"
@@ -186,10 +187,7 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
   }
   if (!m->grad.is_dense()) {  // a distributed gradient: zeros in its layout
     m->grad = skiff::zeros_like(m->grad, m->grad.dtype());
-    return;
-  }
-  DenseTensor& g = m->grad.mutable_dense();
-  if (g.storage().use_count() > 1) {
+  } else if (DenseTensor& g = m->grad.mutable_dense(); g.storage().use_count() > 1) {
     // The gradient shares its memory (another leaf's gradient, a tensor given to backward):
     // zeroing it in place would zero those too.
     m->grad = skiff::zeros_like(m->grad, g.dtype());
@@ -201,7 +199,7 @@ void clear_gradient(const Tensor& t, bool set_to_zero) {
     g.storage()->bump_version();
   }
   m->zeroed_grad = m->grad.impl_ptr();
-  m->zeroed_grad_version = m->grad.dense().storage()->version();
+  m->zeroed_grad_version = autograd::data_version(m->grad).value_or(0);
 }
 
 /// x[index] for the common basic indices (ints, unit-step slices, None, Ellipsis) as one

@@ -111,6 +111,14 @@ def compare(got, want, what):
                                    err_msg=f"{what}: parameter {k}")
 
 
+def collectives(all_reduce=0, reduce_scatter=0, all_to_all=0, all_gather=0,
+                grad_bucket_all_reduce=0):
+    """The per-step count of each kind of collective (reshard_counts' keys)."""
+    return {"all_reduce": all_reduce, "reduce_scatter": reduce_scatter,
+            "all_to_all": all_to_all, "all_gather": all_gather,
+            "grad_bucket_all_reduce": grad_bucket_all_reduce}
+
+
 def mlp_mp2():
     """mp2 on 2 ranks, and the 2-process dp x mp meshes [1, 2] and [2, 1]."""
     dist.init_parallel_env()
@@ -118,15 +126,14 @@ def mlp_mp2():
     # mp: forward all-reduces fc2's Partial output once; backward needs nothing (the input
     # needs no gradient); the update is local.
     compare(train_dist(dist.ProcessMesh([0, 1], dim_names=["mp"]), None, 0,
-                       counts_per_step={"all_reduce": 1, "reduce_scatter": 0, "all_to_all": 0,
-                                        "all_gather": 0}), ref, "mp2")
+                       counts_per_step=collectives(all_reduce=1)), ref, "mp2")
     compare(train_dist(dist.ProcessMesh([[0, 1]], dim_names=["dp", "mp"]), 0, 1), ref,
             "mesh [1, 2]")
-    # dp2: the four gradients are all-reduced once each, the loss's mean is reduced by numpy()
-    # only (after counting).
+    # dp2: the four Partial(dp) gradients are all-reduced together in one bucket after
+    # backward; the loss's mean is reduced by numpy() only (after counting).
     compare(train_dist(dist.ProcessMesh([[0], [1]], dim_names=["dp", "mp"]), 0, 1,
-                       counts_per_step={"all_reduce": 4, "reduce_scatter": 0, "all_to_all": 0,
-                                        "all_gather": 0}), ref, "mesh [2, 1]")
+                       counts_per_step=collectives(grad_bucket_all_reduce=1)), ref,
+            "mesh [2, 1]")
 
 
 def mlp_dp2_mp2():
@@ -134,9 +141,10 @@ def mlp_dp2_mp2():
     dist.init_parallel_env()
     ref = train_one_process()
     mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
-    # one mp all-reduce in forward, one dp all-reduce per parameter in backward
-    compare(train_dist(mesh, 0, 1, counts_per_step={"all_reduce": 5, "reduce_scatter": 0,
-                                                   "all_to_all": 0, "all_gather": 0}),
+    # one mp all-reduce in forward; the four Partial(dp) gradients (mp-sharded or not) in one
+    # bucket after backward
+    compare(train_dist(mesh, 0, 1, counts_per_step=collectives(all_reduce=1,
+                                                               grad_bucket_all_reduce=1)),
             ref, "dp2 x mp2")
 
 
@@ -156,13 +164,12 @@ def sharding_stages():
     n_params = 4
     full_params = IN * HIDDEN + HIDDEN + HIDDEN * OUT + OUT
     for stage, counts in (
-            (dist.ShardingStage1, {"all_reduce": n_params, "reduce_scatter": 0,
-                                   "all_to_all": 0, "all_gather": n_params}),
-            (dist.ShardingStage2, {"all_reduce": 0, "reduce_scatter": n_params,
-                                   "all_to_all": 0, "all_gather": n_params}),
+            # the gradients all-reduced in one bucket
+            (dist.ShardingStage1, collectives(grad_bucket_all_reduce=1, all_gather=n_params)),
+            (dist.ShardingStage2, collectives(reduce_scatter=n_params, all_gather=n_params)),
             # each weight and bias gathered for forward, fc2's weight again for fc2's dx
-            (dist.ShardingStage3, {"all_reduce": 0, "reduce_scatter": n_params,
-                                   "all_to_all": 0, "all_gather": n_params + 1})):
+            (dist.ShardingStage3, collectives(reduce_scatter=n_params,
+                                              all_gather=n_params + 1))):
         got = train_dist(mesh, 0, None, stage("dp"), counts_per_step=counts)
         compare(got, ref, stage.__name__)
     # memory: train one step and count the local elements of states and parameters

@@ -196,14 +196,15 @@ def eager_grad():
     xs, ws, bs = (rng.randn(*s).astype("float32") for s in ((4, 6), (6, 8), (8,)))
     R, S0, S1 = [dist.Replicate()], [dist.Shard(0)], [dist.Shard(1)]
     # x, w, b placements (None: no bias), the loss, and the collectives backward must make:
-    # dp: dW and db are Partial over the batch, each all-reduced once at its leaf; column: dx
-    # (contracted over the sharded hidden dim) all-reduced at the replicated x; row: none.
+    # dp: dW and db are Partial over the batch, kept so by their leaves and all-reduced together
+    # in one bucket when backward ends; column: dx (contracted over the sharded hidden dim)
+    # reduced at the replicated x (a bucket of one); row: none.
     cases = [
-        ("dp", S0, R, R, "mean", {"all_reduce": 2}),
-        ("column", R, S1, S0, "sum", {"all_reduce": 1}),
+        ("dp", S0, R, R, "mean", {"grad_bucket_all_reduce": 1}),
+        ("column", R, S1, S0, "sum", {"grad_bucket_all_reduce": 1}),
         ("row", S1, S0, R, "sum", {}),
         ("row, no bias", S1, S0, None, "sum", {}),
-        ("dp, w used twice", S0, R, None, "twice", {"all_reduce": 1}),
+        ("dp, w used twice", S0, R, None, "twice", {"grad_bucket_all_reduce": 1}),
     ]
     for what, px, pw, pb, loss_kind, want in cases:
         x = dist.shard_tensor(xs, mesh, px, stop_gradient=False)
@@ -225,7 +226,8 @@ def eager_grad():
         before = counts()
         loss.backward()
         made = delta(before)
-        expected = {"all_reduce": 0, "reduce_scatter": 0, "all_to_all": 0, "all_gather": 0}
+        expected = {"all_reduce": 0, "reduce_scatter": 0, "all_to_all": 0, "all_gather": 0,
+                    "grad_bucket_all_reduce": 0}
         expected.update(want)
         check(made == expected, f"{what}: backward made {made}, expected {expected}")
         tloss.backward()
@@ -237,6 +239,78 @@ def eager_grad():
             np.testing.assert_allclose(t.grad.numpy(), ref.grad.numpy(), rtol=1e-5, atol=1e-5,
                                        err_msg=f"{what}: grad of {name}")
         np.testing.assert_allclose(loss.numpy(), tloss.detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+def grad_buckets():
+    """Note [Leaf gradients are reduced in buckets]: a data-parallel backward reduces every
+    Partial(dp) leaf gradient in one all-reduce after backward (float32 and float64 in one
+    each), accumulates across backwards without clearing, keeps bucketing after
+    clear_grad(set_to_zero), and still reduces correctly after a backward that failed."""
+    import torch
+    dist.init_parallel_env()
+    n = dist.get_world_size()
+    mesh = dist.ProcessMesh(list(range(n)), dim_names=["dp"])
+    rng = np.random.RandomState(3)
+    xs = rng.randn(2 * n, 5).astype("float32")
+    w1s, b1s, w2s = rng.randn(5, 6), rng.randn(6), rng.randn(6, 3)
+    w1s, b1s, w2s = w1s.astype("float32"), b1s.astype("float32"), w2s.astype("float64")
+    x = dist.shard_tensor(xs, mesh, [dist.Shard(0)])
+    params = [dist.shard_tensor(a, mesh, [dist.Replicate()], stop_gradient=False)
+              for a in (w1s, b1s, w2s)]
+    t_params = [torch.tensor(a, requires_grad=True) for a in (w1s, b1s, w2s)]
+
+    def loss_of(w1, b1, w2):
+        h = paddle.nn.functional.relu(paddle.nn.functional.linear(x, w1, b1))
+        return paddle.sum(paddle.matmul(paddle.cast(h, "float64"), w2))
+
+    def t_loss():
+        w1, b1, w2 = t_params
+        h = torch.relu(torch.tensor(xs) @ w1 + b1)
+        return (h.double() @ w2).sum()
+
+    def expect(scale, what):
+        for p, t, name in zip(params, t_params, ("w1", "b1", "w2")):
+            check(p.grad is not None and p.grad.placements == [dist.Replicate()],
+                  f"{what}: grad of {name} is {None if p.grad is None else p.grad.placements}")
+            np.testing.assert_allclose(p.grad.numpy(), scale * t.grad.numpy(), rtol=1e-5,
+                                       atol=1e-5, err_msg=f"{what}: grad of {name}")
+
+    t_loss().backward()
+    before = counts()
+    loss_of(*params).backward()
+    made = delta(before)
+    check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
+          f"first backward made {made}: expected one bucket per dtype and no other all-reduce")
+    expect(1, "first backward")
+    loss_of(*params).backward()  # accumulates onto the reduced gradients
+    expect(2, "accumulated backward")
+    for p in params:
+        p.clear_gradient()  # set_to_zero=True, Paddle's default
+    before = counts()
+    loss_of(*params).backward()
+    made = delta(before)
+    check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
+          f"backward after clear_gradient made {made}")
+    expect(1, "after clear_gradient")
+
+    def fail(grad):
+        raise ValueError("hook failed on purpose")
+
+    handle = params[0].register_hook(fail)
+    for p in params:
+        p.clear_gradient()
+    try:
+        loss_of(*params).backward()
+        check(False, "the failing hook did not raise")
+    except ValueError as e:
+        check("on purpose" in str(e), f"unexpected error {e}")
+    handle.remove()
+    for p in params:
+        p.clear_gradient()
+    before = counts()
+    loss_of(*params).backward()
+    check(delta(before)["grad_bucket_all_reduce"] == 2, "no bucket after a failed backward")
+    expect(1, "after a failed backward")
 
 
 if __name__ == "__main__":

@@ -191,9 +191,10 @@ def compare(got, want, what, tol):
                                    err_msg=f"{what}: parameter {k}")
 
 
-def counts(all_reduce=0, reduce_scatter=0, all_to_all=0, all_gather=0):
+def counts(all_reduce=0, reduce_scatter=0, all_to_all=0, all_gather=0, grad_bucket_all_reduce=0):
     return {"all_reduce": all_reduce, "reduce_scatter": reduce_scatter,
-            "all_to_all": all_to_all, "all_gather": all_gather}
+            "all_to_all": all_to_all, "all_gather": all_gather,
+            "grad_bucket_all_reduce": grad_bucket_all_reduce}
 
 
 def llama_dp2_mp2():
@@ -204,15 +205,18 @@ def llama_dp2_mp2():
     RoPE's slice/concat, transpose, the batched matmuls and softmax; the norms see whole rows).
     Backward: post_attention_layernorm's input gradient is Partial(mp) (gate and up contract
     the sharded FFN dim) and is all-reduced where it meets the residual's (1); the input needs
-    no gradient, so input_layernorm's is never formed; the seven projection weights' gradients
-    are Partial(dp) (1 each), the two norm weights' Partial(mp) and Partial(dp) (2 each)."""
+    no gradient, so input_layernorm's is never formed; each norm weight's gradient, Partial
+    over mp and dp, has its mp reduction made by the norm's gradient rule (1 each). The leaves'
+    gradients, all Partial(dp), are reduced together after backward: one bucket all-reduce for
+    the seven projection weights and the two norm weights."""
     dist.init_parallel_env()
     ref = train()
     mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
     config = {"dp_config": {"sharding_level": 0},
               "mp_config": {"parallelize_plan": tp_plan()}}
     compare(train(mesh, config, forward_counts=counts(all_reduce=2),
-                  step_counts=counts(all_reduce=2 + 1 + 7 + 2 * 2)), ref, "dp2 x mp2", 1e-4)
+                  step_counts=counts(all_reduce=2 + 1 + 2, grad_bucket_all_reduce=1)), ref,
+            "dp2 x mp2", 1e-4)
 
 
 def sequence_parallel_dp2_mp2():
@@ -224,14 +228,16 @@ def sequence_parallel_dp2_mp2():
     over mp (2 all-gathers) and reduce-scatter their Partial output onto the sequence dim (2),
     lm_head gathers its input (1 all-gather); nothing is all-reduced. Backward mirrors each
     move (1 all-to-all, 2 all-gathers for the reduce-scatters, 3 reduce-scatters for the
-    gathers, whose gradients arrive Partial) and reduces the weights' gradients: 9 Partial(dp)
-    projection gradients and 3 norm weights Partial over mp and dp (2 each), 15 all-reduces.
+    gathers, whose gradients arrive Partial) and reduces the weights' gradients after backward,
+    in buckets: the 9 Partial(dp) projection gradients in one all-reduce, the 3 norm weights'
+    (Partial over mp and dp) in one per mesh dim, 3 all-reduces.
     Plain tensor parallel instead gathers embed_tokens' output (1 all-gather; its gradient
     arrives replicated and is sliced), all-reduces the two row-parallel outputs in forward (2)
     and, in backward, the residual stream's gradient once per column-parallel reader (lm_head's
     dx is Partial and stays so through the final norm; it is reduced for down_proj's dx and
-    reused, reduced memo and all, by its dW; then at the two residual adds: 3), besides the
-    same 15 gradient all-reduces."""
+    reused, reduced memo and all, by its dW; then at the two residual adds: 3); its norms see
+    whole rows, so each norm weight's gradient has its mp reduction made by the norm's
+    gradient rule (3), and the 12 Partial(dp) gradients go in one bucket all-reduce."""
     dist.init_parallel_env()
     ref = train(cls=TinyLlama)
     mesh = dist.ProcessMesh([[0, 1], [2, 3]], dim_names=["dp", "mp"])
@@ -240,8 +246,8 @@ def sequence_parallel_dp2_mp2():
         config = {"dp_config": {"sharding_level": 0},
                   "mp_config": {"parallelize_plan": tiny_llama_plan(sp)}}
         watch = {"layer": "layers.0.post_attention_layernorm", "sizes": []}
-        step = (counts(all_reduce=15, reduce_scatter=5, all_gather=5, all_to_all=2) if sp else
-                counts(all_reduce=2 + 3 + 15, all_gather=1))
+        step = (counts(reduce_scatter=5, all_gather=5, all_to_all=2, grad_bucket_all_reduce=3)
+                if sp else counts(all_reduce=2 + 3 + 3, all_gather=1, grad_bucket_all_reduce=1))
         runs[sp] = train(mesh, config, cls=TinyLlama, step_counts=step, watch=watch)
         check(watch["sizes"][0] == ([SEQ // 2, BATCH // 2, HIDDEN] if sp else
                                     [BATCH // 2, SEQ, HIDDEN]),

@@ -3,7 +3,8 @@
 // op's mesh (every rank holds the same value, as for grad-engine seeds and constants). Partial
 // inputs pass through ops linear in them (Note [Partial through linear ops] in rule_table.h);
 // reduce_as and linear run as compositions of table ops, so their backward and forward keep
-// sharding too. A dist leaf's accumulated gradient is resharded to the leaf's layout. Optimizer
+// sharding too. A dist leaf's accumulated gradient is resharded to the leaf's layout (its
+// pending reductions bucketed at the end of backward: grad_buckets.h). Optimizer
 // updates (in-place, with tensor lists) run through inplace_update.h.
 #include "skiff/dist/eager/dist_mode.h"
 
@@ -18,6 +19,7 @@
 
 #include "skiff/base/error.h"
 #include "skiff/dist/dist_tensor.h"
+#include "skiff/dist/eager/grad_buckets.h"
 #include "skiff/dist/eager/inplace_update.h"
 #include "skiff/dist/eager/rule_table.h"
 #include "skiff/dist/reshard/reshard.h"
@@ -414,8 +416,18 @@ Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
                       ? *l->grad_dist_attr()
                       : DistAttr(l->process_mesh(), l->dist_attr().dims_mapping());
   if (as_dist(g)->dist_attr() == want) return g;
+  if (can_defer_leaf_reduction(g, want)) {  // Note [Leaf gradients are reduced in buckets]
+    defer_leaf_reduction(leaf, want);
+    return g;
+  }
   auto ctx = CommContext::global();
   return reshard(g, want, ctx.get());
+}
+
+// The version of the local value's memory (0 for the empty value of a process outside the mesh).
+uint32_t dist_data_version(const Tensor& t) {
+  const DenseTensor& local = as_dist(t)->local_value();
+  return local.storage() ? local.storage()->version() : 0;
 }
 
 // linear_weight_grad's row order (vjp_helpers.h): the leading dims sharded on some mesh axis
@@ -439,6 +451,7 @@ void enable_dist_mode() {
     set_flatten_order_for_kind(TensorKind::kDist, &sharded_dims_first);
     autograd::set_detach_for_kind(TensorKind::kDist, &detach_dist);
     autograd::set_leaf_grad_for_kind(TensorKind::kDist, &leaf_grad_dist);
+    autograd::set_data_version_for_kind(TensorKind::kDist, &dist_data_version);
     dispatch::enable_everywhere(g_mode);
   });
 }

@@ -79,15 +79,7 @@ class Planner {
 
  private:
   AxisGroup group(size_t axis) {
-    auto a = static_cast<int64_t>(axis);
-    AxisGroup g{mesh_.shape()[axis], mesh_.coord(rank_)[axis], nullptr};
-    if (g.size == 1) return g;
-    SKIFF_ENFORCE(ctx_ != nullptr, kPrecondition, "reshard", "mesh",
-                  "an initialized parallel environment (paddle.distributed.init_parallel_env) "
-                  "for a mesh dim of several processes",
-                  str("mesh dim ", axis, " of size ", g.size, " in a single process"));
-    g.group = &ctx_->group(axis_ranks(mesh_, a, rank_));
-    return g;
+    return axis_group("reshard", mesh_, static_cast<int64_t>(axis), rank_, ctx_);
   }
 
   const ProcessMesh& mesh_;
@@ -113,6 +105,19 @@ std::vector<int64_t> axis_ranks(const ProcessMesh& mesh, int64_t axis, int64_t r
     ranks.push_back(mesh.process_ids()[static_cast<size_t>(flat)]);
   }
   return ranks;
+}
+
+AxisGroup axis_group(const char* op, const ProcessMesh& mesh, int64_t axis, int64_t rank,
+                     CommContext* ctx) {
+  const auto a = static_cast<size_t>(axis);
+  AxisGroup g{mesh.shape()[a], mesh.coord(rank)[a], nullptr};
+  if (g.size == 1) return g;
+  SKIFF_ENFORCE(ctx != nullptr, kPrecondition, op, "mesh",
+                "an initialized parallel environment (paddle.distributed.init_parallel_env) "
+                "for a mesh dim of several processes",
+                str("mesh dim ", axis, " of size ", g.size, " in a single process"));
+  g.group = &ctx->group(axis_ranks(mesh, axis, rank));
+  return g;
 }
 
 void check_mesh_in_world(const char* op, const ProcessMesh& mesh, int64_t world_size) {

@@ -11,6 +11,7 @@
 
 #include "skiff/core/tensor.h"
 #include "skiff/dist/reshard/comm_context.h"
+#include "skiff/dist/reshard/reshard_1d.h"
 #include "skiff/dist/spmd/dist_attr.h"
 
 namespace skiff::dist {
@@ -32,6 +33,12 @@ ReshardCounts reshard_counts();
 
 /// The slice of mesh dim `axis` through `rank`'s coordinate: the global ranks, in order.
 std::vector<int64_t> axis_ranks(const ProcessMesh& mesh, int64_t axis, int64_t rank);
+
+/// The slice of mesh dim `axis` through `rank` with its process group from `ctx` (no group for
+/// a dim of size 1); PreconditionNotMet naming `op` when the dim has several processes and `ctx`
+/// is nullptr.
+AxisGroup axis_group(const char* op, const ProcessMesh& mesh, int64_t axis, int64_t rank,
+                     CommContext* ctx);
 
 /// InvalidArgument naming `op` unless every process id of `mesh` is below `world_size`.
 void check_mesh_in_world(const char* op, const ProcessMesh& mesh, int64_t world_size);

@@ -58,7 +58,24 @@ Edge gradient_edge(const Tensor& t) {
 namespace {
 std::atomic<DetachFn> g_detach_dist{nullptr};
 std::atomic<LeafGradFn> g_leaf_grad_dist{nullptr};
+std::atomic<DataVersionFn> g_data_version_dist{nullptr};
 }  // namespace
+
+void set_data_version_for_kind(TensorKind kind, DataVersionFn fn) {
+  SKIFF_ENFORCE(kind == TensorKind::kDist, kInvalidArgument, "set_data_version_for_kind", "kind",
+                "TensorKind::kDist", static_cast<int>(kind));
+  g_data_version_dist.store(fn);
+}
+
+std::optional<uint32_t> data_version(const Tensor& t) {
+  if (!t.defined()) return std::nullopt;
+  if (t.is_dense()) {
+    const auto& storage = t.dense().storage();
+    return storage ? std::optional<uint32_t>(storage->version()) : std::nullopt;
+  }
+  DataVersionFn fn = t.kind() == TensorKind::kDist ? g_data_version_dist.load() : nullptr;
+  return fn != nullptr ? std::optional<uint32_t>(fn(t)) : std::nullopt;
+}
 
 void set_leaf_grad_for_kind(TensorKind kind, LeafGradFn fn) {
   SKIFF_ENFORCE(kind == TensorKind::kDist, kInvalidArgument, "set_leaf_grad_for_kind", "kind",

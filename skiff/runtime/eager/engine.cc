@@ -285,6 +285,8 @@ thread_local std::vector<std::function<void()>> backward_callbacks;
 
 bool running_rules() { return t_running_rules > 0; }
 
+bool in_backward() { return backward_depth > 0; }
+
 void queue_callback(std::function<void()> fn) {
   if (backward_depth == 0) return fn();
   backward_callbacks.push_back(std::move(fn));

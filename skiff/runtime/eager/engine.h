@@ -22,6 +22,9 @@ void backward(const std::vector<Tensor>& outputs, const std::vector<Tensor>& gra
 /// all-reduces here (torch's queue_callback).
 void queue_callback(std::function<void()> fn);
 
+/// True while backward() runs on this thread (queue_callback then defers).
+bool in_backward();
+
 struct GradOptions {
   /// Default: same as create_graph.
   std::optional<bool> retain_graph = std::nullopt;

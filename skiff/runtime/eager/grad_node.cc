@@ -48,9 +48,11 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>& grads) {
   Tensor leaf(impl);
   const Tensor g = leaf_grad(leaf, grads[0]);
   AutogradMeta& m = ensure_autograd_meta(leaf);
+  // Dense or distributed (a dist leaf's Partial gradient then stays Partial for the bucketed
+  // reduction: Note [Leaf gradients are reduced in buckets]).
   const bool still_zero = m.grad.defined() && m.grad.impl() == m.zeroed_grad.lock().get() &&
-                          m.grad.is_dense() && g.is_dense() &&
-                          m.grad.dense().storage()->version() == m.zeroed_grad_version &&
+                          m.grad.kind() == g.kind() &&
+                          data_version(m.grad) == std::optional(m.zeroed_grad_version) &&
                           m.grad.dtype() == g.dtype() && m.grad.dims() == g.dims();
   m.zeroed_grad.reset();
   if (!m.grad.defined() || still_zero) {
