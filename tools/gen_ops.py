@@ -568,7 +568,8 @@ def gen_resolved_class(op):
             L.append(f"    outs[{j}]->resize(1);")
             L.append(f"    DenseTensor& {o.name} = (*outs[{j}])[0];")
             if o.name not in op.view:
-                L.append(f"    if (!metas[{j}][0].dims.has_dynamic()) {o.name} = allocate_output(kOp, metas[{j}][0], ctx_.place);")
+                # A caller may hand in a buffer of this meta to reuse (the executor's spares).
+                L.append(f"    if (!{o.name}.defined() && !metas[{j}][0].dims.has_dynamic()) {o.name} = allocate_output(kOp, metas[{j}][0], ctx_.place);")
     fields = [f"*{a.name}_p" if a.kind == "kTensor" else a.name for a in op.args]
     fields += [f"&{o.name}" for o in op.outputs]
     L.append(f"    const {camel(op.name)}Args args{{{', '.join(fields)}}};")

@@ -33,7 +33,9 @@ class ResolvedKernel {
   /// The record's infer-meta on these inputs (`in` has one entry per tensor argument).
   virtual void infer(const ArgSlot* in, OutputMetas& metas) const = 0;
   /// Allocates the outputs that are neither views nor known only after the kernel, from
-  /// `metas`, then runs the kernel; `outs` has one entry per output of the record.
+  /// `metas`, then runs the kernel; `outs` has one entry per output of the record. A single
+  /// tensor output that `outs` already holds (a contiguous buffer of its meta, which the caller
+  /// no longer needs) is written instead of a new allocation.
   virtual void run(const ArgSlot* in, const OutputMetas& metas, const OutSlot* outs) const = 0;
 
   const KernelContext& context() const { return ctx_; }

@@ -54,6 +54,10 @@ ir::TensorType tensor_of(ir::Type t) {
 
 struct Code;
 
+// Spare buffers kept per size class (Note [Spare buffers]): one serves chains of same-sized
+// results; more would hold memory that the caching allocator could give to other sizes.
+constexpr int kSparesPerClass = 1;
+
 struct Instr {
   Instr() = default;
   Instr(Instr&&) = default;  // move-only (nested blocks)
@@ -75,6 +79,7 @@ struct Instr {
   ops::OutputMetas metas;    // the results' metas, from their types
   DType kernel_dtype{};      // the key's
   bool dynamic = false;      // a result dim is known only at run time: infer-meta per run
+  std::vector<int> spare_class;  // per output: its size class of spare buffers, or -1
   Place place;               // kernel.transfer: the destination
   DenseTensor constant;      // kConst
   int index = 0;             // parameter, feed or output index
@@ -116,6 +121,15 @@ struct Frame {
   std::mutex mem_mu;                                           // parallel mode only
   StorageCounts live;  // storage -> handles held by slots (-1: not the run's own)
   int64_t live_bytes = 0, peak = 0;
+  // Note [Spare buffers]: a buffer of the run's own whose last handle a slot drops is kept
+  // here (at most kSparesPerClass per size class) while a later instruction of the run will
+  // still ask for that size (`wanted`: requests left), and that instruction's kernel writes into
+  // it instead of a new allocation: no allocator call, Storage or control block per op. The
+  // live-buffer accounting (planned and measured peaks) does not count spares; a spare holds at
+  // most one buffer per class that the caching allocator could have lent to another size.
+  // Spares left are freed when the run ends.
+  std::vector<std::vector<std::shared_ptr<Storage>>> spare;
+  std::vector<int> wanted;
 };
 
 // Values used inside `op`'s regions but defined outside it, in first-use order.
@@ -171,6 +185,10 @@ struct Executor::Impl {
   std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
   size_t num_codes = 0;
   std::vector<const Code*> codes;      // every block, for not_owned
+  // Spare buffer classes (Note [Spare buffers]): per class its bytes, place and requests per run.
+  std::vector<std::pair<size_t, Place>> spare_classes;
+  std::vector<int> spare_requests;
+  std::unordered_map<size_t, int> spare_class_of;  // bytes -> class (-1: on several places)
   std::vector<DenseTensor> constants;  // kConst values (not the run's own buffers)
   ExecutorOptions options;
   int64_t planned = 0;
@@ -186,6 +204,8 @@ struct Executor::Impl {
                   const std::unordered_map<std::string, Tensor>& bound);
   void count_uses(const Code& code);
   void plan();
+  void assign_spare_classes();
+  void prefill(Frame& f, const Instr& in, const ops::OutSlot* outs) const;
   void execute(Frame& f, const Instr& in, const std::vector<DenseTensor>& feeds) const;
   void call_kernel(Frame& f, const Instr& in) const;
   void call_boxed(Frame& f, const Instr& in) const;
@@ -216,6 +236,7 @@ struct Executor::Impl::FrameLease {
       frame->slots.resize(m.num_slots);
       frame->remaining.reset(new std::atomic<int>[m.num_slots]);
       frame->yielded.resize(m.num_codes);
+      frame->spare.resize(m.spare_classes.size());
     }
   }
   ~FrameLease() { give_back(); }
@@ -223,6 +244,7 @@ struct Executor::Impl::FrameLease {
     if (!frame) return;
     for (Slot& s : frame->slots) s.ts.clear();  // a run cut short by an error leaves values
     for (auto& y : frame->yielded) y.clear();
+    for (auto& s : frame->spare) s.clear();
     frame->results.clear();
     std::lock_guard<std::mutex> lock(m.pool_mu);
     m.pool.push_back(std::move(frame));
@@ -534,6 +556,33 @@ void Executor::Impl::plan() {
   }
 }
 
+// Size classes of spare buffers (Note [Spare buffers]): the single-tensor results of the
+// program's resolved kernel calls with static shapes that allocate them (no views, no in-place
+// updates, no dynamic dims), by bytes; a size allocated on two places gets no class.
+void Executor::Impl::assign_spare_classes() {
+  for (Instr& in : top.instrs) {
+    if (in.kind != Kind::kOp || !in.kernel || in.dynamic || in.view) continue;
+    const ops::InplaceInfo* writes = ops::inplace_info(in.schema->id);
+    if (writes != nullptr && writes->api == in.schema->name) continue;
+    in.spare_class.assign(in.outputs.size(), -1);
+    for (size_t j = 0; j < in.outputs.size(); ++j) {
+      if (in.metas[j].size() != 1 || in.out_bytes[j] <= 0) continue;
+      const size_t bytes = static_cast<size_t>(in.out_bytes[j]);
+      const Place& place = in.kernel->context().place;
+      auto [it, fresh] = spare_class_of.emplace(bytes, static_cast<int>(spare_classes.size()));
+      if (fresh) {
+        spare_classes.emplace_back(bytes, place);
+        spare_requests.push_back(0);
+      } else if (it->second >= 0 && spare_classes[it->second].second != place) {
+        it->second = -1;
+      }
+      if (it->second < 0) continue;
+      in.spare_class[j] = it->second;
+      ++spare_requests[it->second];
+    }
+  }
+}
+
 void Executor::Impl::retain(Frame& f, const std::vector<DenseTensor>& ts) const {
   std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
   if (f.parallel) lock.lock();
@@ -561,6 +610,15 @@ void Executor::Impl::release_slot(Frame& f, int s) const {
       if (--*count == 0) {
         f.live_bytes -= static_cast<int64_t>(st->nbytes());
         f.live.erase(st);
+        // No handle left beyond this one: the buffer may serve a later request of its size.
+        if (t.storage().use_count() != 1 || spare_classes.empty()) continue;
+        auto c = spare_class_of.find(st->nbytes());
+        if (c == spare_class_of.end() || c->second < 0) continue;
+        auto& spares = f.spare[c->second];
+        if (static_cast<int>(spares.size()) < std::min(f.wanted[c->second], kSparesPerClass) &&
+            st->place() == spare_classes[c->second].second) {
+          spares.push_back(t.storage());
+        }
       }
     }
   }
@@ -701,12 +759,30 @@ void Executor::Impl::call_kernel(Frame& f, const Instr& in) const {
       in.kernel->infer(args, metas);
       in.kernel->run(args, metas, outs);
     } else {
+      if (!in.spare_class.empty()) prefill(f, in, outs);
       in.kernel->run(args, in.metas, outs);
     }
   } catch (const Error& e) {
     rethrow_with_location(e, in.where);
   }
   for (size_t j = 0; j < n_out; ++j) retain(f, *outs[j]);
+}
+
+// Hands the kernel spare buffers for its outputs (Note [Spare buffers]).
+void Executor::Impl::prefill(Frame& f, const Instr& in, const ops::OutSlot* outs) const {
+  std::unique_lock<std::mutex> lock(f.mem_mu, std::defer_lock);
+  if (f.parallel) lock.lock();
+  for (size_t j = 0; j < in.spare_class.size(); ++j) {
+    const int c = in.spare_class[j];
+    if (c < 0) continue;
+    --f.wanted[c];
+    auto& spares = f.spare[c];
+    if (spares.empty()) continue;
+    const TensorMeta& m = in.metas[j][0];
+    outs[j]->assign(1, DenseTensor(std::move(spares.back()), m.dtype, m.dims,
+                                   contiguous_strides(m.dims), 0));
+    spares.pop_back();
+  }
 }
 
 // An op run as the boxed dense op (infer-meta, promotion and kernel selection per call).
@@ -847,6 +923,7 @@ Executor::Executor(const jit::CapturedProgram& p, ExecutorOptions options)
   impl_->options = options;
   impl_->build(p);
   impl_->plan();
+  impl_->assign_spare_classes();
 }
 
 Executor::~Executor() = default;
@@ -862,6 +939,7 @@ std::vector<DenseTensor> Executor::run(const std::vector<DenseTensor>& feeds,
   f.results.assign(m.num_outputs, DenseTensor());
   f.live.reset(m.num_slots + m.params.size() + feeds.size() + m.constants.size());
   f.live_bytes = f.peak = 0;
+  f.wanted = m.spare_requests;
   auto not_owned = [&](const DenseTensor& t) {
     if (t.storage()) f.live.at(t.storage().get()) = -1;
   };

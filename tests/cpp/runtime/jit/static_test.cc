@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "op_db.h"
+#include "skiff/core/allocator.h"
 #include "skiff/core/generator.h"
 #include "skiff/ir/core/program.h"
 #include "skiff/ir/passes/pass.h"
@@ -501,6 +502,44 @@ TEST(Executor, FreesBuffersAfterLastUse) {
   DenseTensor x = random_tensor(Dims{256, 256}, DType::kFloat32, Domain::kAny, rng);
   exec.run({x});
   EXPECT_EQ(exec.measured_peak_bytes(), exec.planned_peak_bytes());
+}
+
+// Note [Spare buffers] (executor.cc): in a lowered program, a chain of same-sized results
+// writes buffers that earlier results of the run gave up, instead of allocating one per op; an
+// intermediate that is also an output keeps its values; peaks and results stay as they were.
+TEST(Executor, LoweredChainReusesSpareBuffers) {
+  auto chain = [](const std::vector<Tensor>& in) {
+    Tensor t = in[0], mid;
+    for (int i = 0; i < 40; ++i) {
+      t = (i % 2) ? exp(scale(t, -0.5)) : tanh(t);
+      if (i == 10) mid = t;
+    }
+    return std::vector<Tensor>{t, mid};
+  };
+  jit::CapturedProgram p = jit::capture(chain, {{{64, 64}, DType::kFloat32, "x"}});
+  ir::PassManager pm(p.context.get());
+  ops::ir_bridge::add_lowering(pm);
+  pm.run(*p.program);
+  const int64_t bytes = 64 * 64 * 4;
+  for (bool parallel : {false, true}) {
+    executor::Executor exec(p, {.parallel = parallel, .num_threads = 2});
+    std::mt19937_64 rng(4);
+    DenseTensor x = random_tensor(Dims{64, 64}, DType::kFloat32, Domain::kAny, rng);
+    std::vector<Tensor> want = chain({Tensor(x)});
+    Allocator* cpu = allocator_for(Place::cpu());
+    for (int run = 0; run < 3; ++run) {
+      const int64_t before = cpu->stats().num_allocs;
+      std::vector<DenseTensor> got = exec.run({x});
+      const int64_t allocs = cpu->stats().num_allocs - before;
+      // 60 results (40 ops and 20 scales): the two outputs and a few buffers in flight.
+      EXPECT_LE(allocs, 6) << "parallel " << parallel << " run " << run;
+      EXPECT_TRUE(same_values(got[0], want[0].dense())) << "parallel " << parallel;
+      EXPECT_TRUE(same_values(got[1], want[1].dense())) << "the intermediate output";
+      EXPECT_NE(got[0].raw_data(), got[1].raw_data());
+      if (!parallel) EXPECT_EQ(exec.measured_peak_bytes(), exec.planned_peak_bytes());
+      if (!parallel) EXPECT_EQ(exec.planned_peak_bytes(), 3 * bytes);  // mid, t, its successor
+    }
+  }
 }
 
 TEST(Executor, ParallelMatchesSequential) {
