@@ -158,7 +158,13 @@ std::mutex g_cache_mu;
 std::map<Key, SpmdInfo> g_cache;
 
 Key key_of(const std::string& name, const std::vector<DistTensorSpec>& specs, const Attrs& attrs) {
-  Key k{name + "|" + (specs.empty() ? "" : specs[0].process_mesh().to_string()), {}};
+  Key k{name, {}};
+  if (!specs.empty()) {  // the mesh by its parts (to_string per op call costs more)
+    const ProcessMesh& mesh = specs[0].process_mesh();
+    k.second.push_back(mesh.shape());
+    k.second.push_back(mesh.process_ids());
+    for (const auto& dim : mesh.dim_names()) k.first += "|" + dim;
+  }
   for (const auto& s : specs) {
     k.second.push_back(s.shape);
     k.second.push_back(s.dist_attr.dims_mapping());
@@ -318,19 +324,20 @@ void dist_kernel(OpCall& call, void*) {
   }
   if (run_composed(call, name, dist_inputs)) return;
   size_t n_outputs = call.schema().outputs.size();
-  SpmdInfo info;
+  const SpmdInfo* cached = nullptr;  // entries are never erased, so the pointer stays valid
   {
     Key k = key_of(name, specs, attrs);
     std::lock_guard<std::mutex> lock(g_cache_mu);
     auto it = g_cache.find(k);
     if (it == g_cache.end()) {
-      it =
-          g_cache
-              .emplace(k, infer(name, specs, attrs, n_outputs, specs.empty() ? 0 : specs[0].ndim()))
-              .first;
+      it = g_cache
+               .emplace(std::move(k),
+                        infer(name, specs, attrs, n_outputs, specs.empty() ? 0 : specs[0].ndim()))
+               .first;
     }
-    info = it->second;
+    cached = &it->second;
   }
+  const SpmdInfo& info = *cached;
   if (log_enabled()) log_op(name, specs, info);
   // Reshard the inputs and run the dense op on the local values.
   TensorLists local = dist_inputs;
@@ -338,8 +345,11 @@ void dist_kernel(OpCall& call, void*) {
   for (auto& list : local) {
     for (auto& t : list) {
       if (!t.defined()) continue;
-      Tensor r = reshard(t, info.inputs[i++], ctx.get());
-      t = Tensor(as_dist(r)->local_value());
+      const DistAttr& want = info.inputs[i++];
+      const DistTensor* d = as_dist(t);
+      // Most inputs already have the rule's layout: take the local value without a reshard.
+      t = Tensor(d->dist_attr() == want ? d->local_value()
+                                        : as_dist(reshard(t, want, ctx.get()))->local_value());
     }
   }
   // A shape attribute is global: the local op gets this process's piece of it.
