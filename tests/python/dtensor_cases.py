@@ -275,23 +275,22 @@ def grad_buckets():
             np.testing.assert_allclose(p.grad.numpy(), scale * t.grad.numpy(), rtol=1e-5,
                                        atol=1e-5, err_msg=f"{what}: grad of {name}")
 
+    def bucketed_backward(what):
+        """One backward: one bucket per dtype and no other all-reduce, gradients as torch's."""
+        before = counts()
+        loss_of(*params).backward()
+        made = delta(before)
+        check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
+              f"{what}: backward made {made}")
+        expect(1, what)
+
     t_loss().backward()
-    before = counts()
-    loss_of(*params).backward()
-    made = delta(before)
-    check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
-          f"first backward made {made}: expected one bucket per dtype and no other all-reduce")
-    expect(1, "first backward")
+    bucketed_backward("first backward")
     loss_of(*params).backward()  # accumulates onto the reduced gradients
     expect(2, "accumulated backward")
     for p in params:
         p.clear_gradient()  # set_to_zero=True, Paddle's default
-    before = counts()
-    loss_of(*params).backward()
-    made = delta(before)
-    check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
-          f"backward after clear_gradient made {made}")
-    expect(1, "after clear_gradient")
+    bucketed_backward("after clear_gradient")
 
     def fail(grad):
         raise ValueError("hook failed on purpose")
@@ -307,10 +306,7 @@ def grad_buckets():
     handle.remove()
     for p in params:
         p.clear_gradient()
-    before = counts()
-    loss_of(*params).backward()
-    check(delta(before)["grad_bucket_all_reduce"] == 2, "no bucket after a failed backward")
-    expect(1, "after a failed backward")
+    bucketed_backward("after a failed backward")
 
 
 if __name__ == "__main__":
