@@ -1,6 +1,7 @@
 """Complex elementwise math as Paddle code uses it: exp, expm1, log, log1p, log2, sqrt, rsqrt,
 square, reciprocal, pow (real and complex exponents), the trigonometric and hyperbolic functions
-and their inverses, sigmoid, silu, tanhshrink, where, prod, isnan/isinf/isfinite and
+and their inverses (asinh/acosh/atanh as compositions), log10, sigmoid, silu, tanhshrink, where,
+isclose/allclose, prod, isnan/isinf/isfinite and
 equal/not_equal on complex64/complex128 tensors, against numpy (mpmath for small arguments);
 gradients against torch (the conjugate Wirtinger convention, grad_x = grad_out * conj(f'(x)),
 which Paddle follows), or central differences where torch's CPU build has no complex gradient;
@@ -218,6 +219,42 @@ class TestMoreFunctions(unittest.TestCase):
             np.testing.assert_array_equal(out.numpy(), np.where(c, a.astype(dt), b.astype(dt)))
         check_grads(self, lambda x, y: paddle.abs(paddle.where(paddle.to_tensor(c), x, y)).sum(),
                     lambda x, y: torch.where(torch.tensor(c), x, y).abs().sum(), a, b)
+
+
+class TestCompositions(unittest.TestCase):
+    """asinh, acosh, atanh (through asin/acos/atan), log10, isclose/allclose on complex input."""
+
+    def test_inverse_hyperbolic(self):
+        a = crand([3, 4], seed=26)
+        # the branch cuts with signed zero imaginary parts: numpy's principal values
+        cuts = np.array([-2 + 0j, complex(-2, -0.0), 3j, -3j, complex(0, -3), 0.5 + 0j, 2 + 0j,
+                         complex(-0.0, 0.5)], np.complex128)
+        for name, ref, tfn in (("asinh", np.arcsinh, torch.asinh),
+                               ("acosh", np.arccosh, torch.acosh),
+                               ("atanh", np.arctanh, torch.atanh)):
+            for dt in CDTYPES:
+                with self.subTest(op=name, dtype=dt):
+                    out = getattr(paddle, name)(paddle.to_tensor(a.astype(dt)))
+                    self.assertEqual(out.dtype, getattr(paddle, dt))
+                    close(out.numpy(), ref(a), dt, scale=2)
+            with self.subTest(op=name, at="branch cuts"):
+                got = getattr(paddle, name)(paddle.to_tensor(cuts)).numpy()
+                np.testing.assert_allclose(got, ref(cuts), rtol=1e-14, atol=1e-15)
+            with self.subTest(op=name, at="grad"):
+                check_grads(self, lambda x, n=name: (paddle.abs(getattr(paddle, n)(x)) ** 2).sum(),
+                            lambda x, f=tfn: (f(x).abs() ** 2).sum(), a)
+        self.assertEqual(paddle.asinh(paddle.to_tensor([0.5])).dtype, paddle.float32)
+
+    def test_log10_isclose_allclose(self):
+        a = crand([3, 4], seed=27)
+        close(paddle.log10(paddle.to_tensor(a)).numpy(), np.log10(a), "complex128")
+        check_grads(self, lambda x: (paddle.abs(paddle.log10(x)) ** 2).sum(),
+                    lambda x: (torch.log10(x).abs() ** 2).sum(), a)
+        b = a + np.where(np.arange(12).reshape(3, 4) % 2 == 0, 1e-9, 1e-3j)
+        x, y = paddle.to_tensor(a), paddle.to_tensor(b)
+        np.testing.assert_array_equal(paddle.isclose(x, y).numpy(), np.isclose(a, b))
+        self.assertFalse(bool(paddle.allclose(x, y)))
+        self.assertTrue(bool(paddle.allclose(x, paddle.to_tensor(a + 1e-9j))))
 
 
 class TestPow(unittest.TestCase):

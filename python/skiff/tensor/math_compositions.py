@@ -2,7 +2,8 @@
 as compositions of differentiable ops: logaddexp, nan_to_num(_), deg2rad, rad2deg, inner, fmax,
 fmin, hypot(_), copysign(_), signbit, sinc(_), isneginf, isposinf, isreal, isin, trapezoid,
 cumulative_trapezoid, cartesian_prod, block_diag, tril_indices, triu_indices, stanh, ldexp(_),
-frexp, reduce_as, asinh, acosh, atanh (log1p forms, accurate near their zeros), atan2, logspace.
+frexp, reduce_as, asinh, acosh, atanh (log1p forms, accurate near their zeros; complex inputs
+through asin/acos/atan), atan2, logspace.
 
 Integer inputs of the functions whose result is real-valued (deg2rad, sinc, hypot, copysign,
 logaddexp) are computed in float32, as Paddle does. Singular points are taken care of with
@@ -445,10 +446,26 @@ def reduce_as(x, target, name=None):
     return _ops.reduce_as(x, target)
 
 
+def _is_complex(x):
+    return x.dtype in (_D.complex64, _D.complex128)
+
+
+def _times_i(z, sign=1):
+    """sign * i * z for a complex z, as complex(-sign imag, sign real): exact, differentiable,
+    signed zeros kept (neg, not scale, whose + 0 bias would turn -0 into +0)."""
+    re, im = _ops.real(z), _ops.imag(z)
+    if sign > 0:
+        return _ops.complex(_ops.neg(im), re)
+    return _ops.complex(im, _ops.neg(re))
+
+
 def asinh(x, name=None):
     """asinh(x) = +-log1p(+-x + x^2 / (1 + sqrt(1 + x^2))), exact near 0; the branches are
-    picked by sign without abs, so the gradient at 0 is 1."""
+    picked by sign without abs, so the gradient at 0 is 1. Complex x: -i asin(i x), numpy's
+    principal branch."""
     _check_tensor("asinh", "x", x)
+    if _is_complex(x):
+        return _times_i(_ops.asin(_times_i(x)), -1)
     x = _as_float(x)
     sq = _ops.square(x)
     tail = _ops.divide(sq, _ops.scale(_ops.sqrt(_ops.scale(sq, 1.0, 1.0, True)), 1.0, 1.0, True))
@@ -458,15 +475,23 @@ def asinh(x, name=None):
 
 
 def acosh(x, name=None):
-    """acosh(x) = log1p(t + sqrt(t (t + 2))), t = x - 1 (NaN below 1)."""
+    """acosh(x) = log1p(t + sqrt(t (t + 2))), t = x - 1 (NaN below 1). Complex x: +-i acos(x),
+    the sign that gives a real part >= 0 (numpy's principal branch)."""
     _check_tensor("acosh", "x", x)
+    if _is_complex(x):
+        a = _ops.acos(x)
+        upper = _ops.less_equal(_ops.imag(a), _ops.zeros_like(_ops.imag(a)))
+        return _ops.where(upper, _times_i(a), _times_i(a, -1))
     t = _ops.scale(_as_float(x), 1.0, -1.0, True)
     return _ops.log1p(_ops.add(t, _ops.sqrt(_ops.multiply(t, _ops.scale(t, 1.0, 2.0, True)))))
 
 
 def atanh(x, name=None):
-    """atanh(x) = log1p(2x / (1 - x)) / 2 (+-inf at +-1, NaN outside [-1, 1])."""
+    """atanh(x) = log1p(2x / (1 - x)) / 2 (+-inf at +-1, NaN outside [-1, 1]). Complex x:
+    -i atan(i x), numpy's principal branch."""
     _check_tensor("atanh", "x", x)
+    if _is_complex(x):
+        return _times_i(_ops.atan(_times_i(x)), -1)
     x = _as_float(x)
     ratio = _ops.divide(_ops.scale(x, 2.0, 0.0, True), _ops.scale(x, -1.0, 1.0, True))
     return _ops.scale(_ops.log1p(ratio), 0.5, 0.0, True)
