@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 import skiff as paddle
+from test_complex import skiff_grad, torch_grad  # one gradient harness for the complex tests
 
 CDTYPES = ("complex64", "complex128")
 TOL = {"complex64": 5e-5, "complex128": 1e-12}
@@ -50,16 +51,6 @@ UNARY = {
 }
 
 
-def torch_grad(fn, *arrays):
-    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    fn(*ts).backward()
-    return [t.grad.resolve_conj().numpy() for t in ts]
-
-
-def skiff_grad(fn, *arrays):
-    ts = [paddle.to_tensor(a, stop_gradient=False) for a in arrays]
-    fn(*ts).backward()
-    return [t.grad.numpy() for t in ts]
 
 
 def check_grads(case, sk, th, *arrays, tol=1e-10):
