@@ -51,8 +51,6 @@ UNARY = {
 }
 
 
-
-
 def check_grads(case, sk, th, *arrays, tol=1e-10):
     got, want = skiff_grad(sk, *arrays), torch_grad(th, *arrays)
     for g, w, a in zip(got, want, arrays):
