@@ -503,6 +503,34 @@ def test_whole_training_step_as_one_program(opt_name, scheduled):
         assert list(opt_s._steps.values()) == list(opt_e._steps.values()) == [6] * 4
 
 
+@pytest.mark.parametrize("opt_name", ["SGD", "Momentum", "AdamW"])
+def test_whole_step_writes_parameters_where_they_live(opt_name):
+    # The fused update of the captured step writes each parameter's own buffer once per run
+    # (a resolved in-place call), so no copy or rebinding follows the run.
+    paddle.seed(3)
+    m = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
+    opt = getattr(paddle.optimizer, opt_name)(learning_rate=0.05, parameters=m.parameters())
+
+    @paddle.jit.to_static
+    def step(x, y):
+        loss = F.mse_loss(m(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    batches = _batches(4, [(16, 8), (16, 4)])
+    step(*batches[0])  # the capture
+    ptrs = [p.data_ptr() for p in m.parameters()]
+    for x, y in batches[1:]:
+        versions = [p._inplace_version() for p in m.parameters()]
+        before = [p.numpy().copy() for p in m.parameters()]
+        step(x, y)
+        assert [p.data_ptr() for p in m.parameters()] == ptrs
+        assert [p._inplace_version() for p in m.parameters()] == [v + 1 for v in versions]
+        assert all(not np.array_equal(p.numpy(), b) for p, b in zip(m.parameters(), before))
+
+
 def test_cnn_with_dict_outputs_and_keyword_constants():
     class CNN(nn.Layer):
         def __init__(self):

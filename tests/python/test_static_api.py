@@ -97,6 +97,31 @@ def test_static_mlp_trains_like_dygraph(kind):
     np.testing.assert_allclose(static_losses, dygraph_losses, rtol=1e-6)
 
 
+@pytest.mark.parametrize("kind", ["sgd", "momentum", "adam", "adamw"])
+def test_minimize_updates_parameters_in_their_buffers(static_mode, kind):
+    # Executor.run of a minimize program writes the parameters' own buffers (the fused update
+    # runs in place on the resolved executor path): same data pointers, one write per run.
+    x, y = _data()
+    paddle.seed(1)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        xs = static.data("x", [16, 4], "float32")
+        ys = static.data("y", [16, 1], "float32")
+        loss = F.mse_loss(MLP()(xs), ys)
+        _optimizer(kind, 0.05, None).minimize(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    params = main.all_parameters()
+    assert len(params) == 4
+    exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])
+    ptrs = [p.data_ptr() for p in params]
+    for _ in range(3):
+        versions = [p._inplace_version() for p in params]
+        exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])
+        assert [p.data_ptr() for p in params] == ptrs
+        assert [p._inplace_version() for p in params] == [v + 1 for v in versions]
+
+
 @pytest.mark.parametrize("kind", ["sgd", "adam"])
 def test_dynamic_batch_dim_trains_like_dygraph(kind):
     # data("x", [None, 4]): the mean's gradient divides by the batch size found at run time
