@@ -241,11 +241,16 @@ def eager_grad():
         np.testing.assert_allclose(loss.numpy(), tloss.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
-def grad_buckets():
+def grad_buckets(bucket_bytes=None):
     """Note [Leaf gradients are reduced in buckets]: a data-parallel backward reduces every
     Partial(dp) leaf gradient in one all-reduce after backward (float32 and float64 in one
     each), accumulates across backwards without clearing, keeps bucketing after
-    clear_grad(set_to_zero), and still reduces correctly after a backward that failed."""
+    clear_grad(set_to_zero), and still reduces correctly after a backward that failed.
+    bucket_bytes: SKIFF_GRAD_BUCKET_BYTES for the run (64: every gradient its own bucket)."""
+    import os
+    if bucket_bytes is not None:
+        os.environ["SKIFF_GRAD_BUCKET_BYTES"] = str(bucket_bytes)
+    buckets = 2 if bucket_bytes is None else 3
     import torch
     dist.init_parallel_env()
     n = dist.get_world_size()
@@ -276,12 +281,12 @@ def grad_buckets():
                                        atol=1e-5, err_msg=f"{what}: grad of {name}")
 
     def bucketed_backward(what):
-        """One backward: one bucket per dtype and no other all-reduce, gradients as torch's."""
+        """One backward: the expected buckets and no other all-reduce, gradients as torch's."""
         before = counts()
         loss_of(*params).backward()
         made = delta(before)
-        check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == 2,
-              f"{what}: backward made {made}")
+        check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == buckets,
+              f"{what}: backward made {made}, expected {buckets} bucket all-reduces")
         expect(1, what)
 
     t_loss().backward()
@@ -307,6 +312,12 @@ def grad_buckets():
     for p in params:
         p.clear_gradient()
     bucketed_backward("after a failed backward")
+
+
+def grad_buckets_small():
+    """grad_buckets with 64-byte buckets: each of the three gradients (120, 24 and 144 bytes)
+    fills a bucket of its own, and the results are the same."""
+    grad_buckets(64)
 
 
 if __name__ == "__main__":

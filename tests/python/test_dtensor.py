@@ -49,6 +49,10 @@ def test_leaf_gradients_reduced_in_buckets(n):
     assert_ok(run("grad_buckets", n))
 
 
+def test_leaf_gradients_in_several_buckets():
+    assert_ok(run("grad_buckets_small", 2))
+
+
 def test_types_in_one_process():
     mesh = dist.ProcessMesh([[2, 4, 5], [0, 1, 3]], dim_names=["x", "y"])
     assert mesh.shape == [2, 3] and mesh.process_ids == [2, 4, 5, 0, 1, 3] and mesh.ndim == 2

@@ -1,8 +1,9 @@
 #include "skiff/dist/eager/grad_buckets.h"
 
 #include <atomic>
-#include <map>
+#include <cstdlib>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "skiff/dist/dist_tensor.h"
@@ -92,18 +93,21 @@ void reduce_bucket(const Group& group, size_t begin, size_t end, CommContext* ct
 void reduce_deferred() {
   std::vector<Deferred> deferred;
   deferred.swap(t_deferred);
-  std::vector<Tensor> alive;  // keeps the leaves (and so their metas) while reducing
+  std::vector<Tensor> alive;  // the leaves (so their metas) and their Partial gradients
   std::vector<Group> groups;
+  std::set<const TensorImpl*> seen;
   auto ctx = CommContext::global();
   for (Deferred& d : deferred) {
     std::shared_ptr<TensorImpl> impl = d.leaf.lock();
-    if (!impl) continue;
+    // A leaf left over from a failed backward comes again in the next one: reduce it once.
+    if (!impl || !seen.insert(impl.get()).second) continue;
     Tensor leaf(impl);
     AutogradMeta* meta = autograd_meta(leaf);
     const DistTensor* g = meta != nullptr ? as_dist(meta->grad) : nullptr;
-    // Already reduced (a leaf deferred twice by nested backwards) or never Partial.
+    // Already reduced (by an add of a later backward, say) or never Partial.
     if (g == nullptr || !g->dist_attr().is_partial()) continue;
     alive.push_back(leaf);
+    alive.push_back(meta->grad);  // Members point into it after `.grad` is replaced
     if (!g->in_mesh() || g->dist_attr().dims_mapping() != d.want.dims_mapping()) {
       meta->grad = reshard(meta->grad, d.want, ctx.get());  // nothing to pack on this process
       continue;
@@ -113,12 +117,13 @@ void reduce_deferred() {
     if (it == groups.end()) it = groups.insert(groups.end(), Group{g, {}});
     it->members.push_back({meta, g, d.want});
   }
+  const int64_t cap = grad_bucket_bytes();
   for (const Group& group : groups) {
     size_t begin = 0;
     int64_t bytes = 0;
     for (size_t i = 0; i < group.members.size(); ++i) {
       const int64_t n = group.members[i].grad->local_value().nbytes();
-      if (i > begin && bytes + n > kGradBucketBytes) {
+      if (i > begin && bytes + n > cap) {
         reduce_bucket(group, begin, i, ctx.get());
         begin = i;
         bytes = 0;
@@ -130,6 +135,15 @@ void reduce_deferred() {
 }
 
 }  // namespace
+
+int64_t grad_bucket_bytes() {
+  constexpr int64_t kDefault = int64_t{64} << 20;
+  const char* v = std::getenv("SKIFF_GRAD_BUCKET_BYTES");
+  if (v == nullptr || *v == '\0') return kDefault;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  return end != nullptr && *end == '\0' && n > 0 ? static_cast<int64_t>(n) : kDefault;
+}
 
 bool can_defer_leaf_reduction(const Tensor& grad, const DistAttr& want) {
   const DistTensor* g = as_dist(grad);

@@ -4,7 +4,7 @@
 // needs its pending reductions applied (the same dims_mapping, minus the partial status) keeps
 // the Partial gradient during backward, and when the outermost backward has finished the
 // gradients are reduced together: grouped by mesh, partial status and dtype, packed into flat
-// buffers of at most kGradBucketBytes, one all-reduce per partial mesh dim per buffer, and
+// buffers of at most grad_bucket_bytes(), one all-reduce per partial mesh dim per buffer, and
 // unpacked into each leaf's `.grad`. Every rank runs the same program, so the leaves arrive in
 // the same order everywhere and the buffers match. A backward that records its own graph
 // (create_graph) reduces at once, as do gradients bound for another layout (ShardingStage2's
@@ -18,7 +18,9 @@
 
 namespace skiff::dist {
 
-inline constexpr int64_t kGradBucketBytes = int64_t{64} << 20;
+/// The largest flat buffer of one bucket: 64 MiB, or SKIFF_GRAD_BUCKET_BYTES (a positive byte
+/// count, read at each reduction; other values keep the default).
+int64_t grad_bucket_bytes();
 
 /// True when `grad` (a DistTensor) reaches `want` by its pending reductions alone, inside a
 /// backward that records nothing: the leaf may then keep it until backward ends.
