@@ -16,8 +16,8 @@ namespace skiff::dist {
 
 namespace {
 
-using autograd::AutogradMeta;
 using autograd::autograd_meta;
+using autograd::AutogradMeta;
 using spmd::DistAttr;
 
 struct Deferred {
@@ -50,8 +50,7 @@ struct Group {
 
 bool same_group(const DistTensor& a, const DistTensor& b) {
   return a.process_mesh() == b.process_mesh() &&
-         a.dist_attr().partial_status() == b.dist_attr().partial_status() &&
-         a.dtype() == b.dtype();
+         a.dist_attr().partial_status() == b.dist_attr().partial_status() && a.dtype() == b.dtype();
 }
 
 // A view of `flat` at element `offset` with the dims of `like` (contiguous).
@@ -85,8 +84,8 @@ void reduce_bucket(const Group& group, size_t begin, size_t end, CommContext* ct
     DenseTensor reduced = DenseTensor::empty(local.dims(), local.dtype());
     reduced.copy_from(slot(flat, local, offset));
     offset += local.numel();
-    m.meta->grad = Tensor(std::make_shared<DistTensor>(m.grad->dims(), m.want, std::move(reduced),
-                                                       m.grad->rank()));
+    m.meta->grad = Tensor(
+        std::make_shared<DistTensor>(m.grad->dims(), m.want, std::move(reduced), m.grad->rank()));
   }
 }
 

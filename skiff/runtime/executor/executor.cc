@@ -76,14 +76,14 @@ struct Instr {
   std::optional<Backend> backend;               // kernel.call: the backend of its kernel key
   // kernel.call resolved at build (ops/ir/kernel_call.h); null: the boxed dense op runs.
   std::unique_ptr<const ops::ResolvedKernel> kernel;
-  ops::OutputMetas metas;    // the results' metas, from their types
-  DType kernel_dtype{};      // the key's
-  bool dynamic = false;      // a result dim is known only at run time: infer-meta per run
+  ops::OutputMetas metas;        // the results' metas, from their types
+  DType kernel_dtype{};          // the key's
+  bool dynamic = false;          // a result dim is known only at run time: infer-meta per run
   std::vector<int> spare_class;  // per output: its size class of spare buffers, or -1
-  Place place;               // kernel.transfer: the destination
-  DenseTensor constant;      // kConst
-  int index = 0;             // parameter, feed or output index
-  ir::TensorType data_type;  // kData: the declared type
+  Place place;                   // kernel.transfer: the destination
+  DenseTensor constant;          // kConst
+  int index = 0;                 // parameter, feed or output index
+  ir::TensorType data_type;      // kData: the declared type
   // Control flow: cf.if has a then and an else block, cf.while its body. `inputs` are the cf
   // op's operands, then the outer values its regions read (they stay alive until it finishes).
   std::vector<std::unique_ptr<Code>> blocks;
@@ -184,12 +184,12 @@ struct Executor::Impl {
   std::vector<Tensor> params;
   std::vector<std::pair<size_t, Tensor>> updates;  // output index -> parameter
   size_t num_codes = 0;
-  std::vector<const Code*> codes;      // every block, for not_owned
+  std::vector<const Code*> codes;  // every block, for not_owned
   // Spare buffer classes (Note [Spare buffers]): per class its bytes, place and requests per run.
   std::vector<std::pair<size_t, Place>> spare_classes;
   std::vector<int> spare_requests;
   std::unordered_map<size_t, int> spare_class_of;  // bytes -> class (-1: on several places)
-  std::vector<DenseTensor> constants;  // kConst values (not the run's own buffers)
+  std::vector<DenseTensor> constants;              // kConst values (not the run's own buffers)
   ExecutorOptions options;
   int64_t planned = 0;
   std::atomic<int64_t> last_peak{0};  // measured on the most recent run to finish
@@ -779,8 +779,8 @@ void Executor::Impl::prefill(Frame& f, const Instr& in, const ops::OutSlot* outs
     auto& spares = f.spare[c];
     if (spares.empty()) continue;
     const TensorMeta& m = in.metas[j][0];
-    outs[j]->assign(1, DenseTensor(std::move(spares.back()), m.dtype, m.dims,
-                                   contiguous_strides(m.dims), 0));
+    outs[j]->assign(
+        1, DenseTensor(std::move(spares.back()), m.dtype, m.dims, contiguous_strides(m.dims), 0));
     spares.pop_back();
   }
 }

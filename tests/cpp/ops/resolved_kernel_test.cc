@@ -2,13 +2,14 @@
 // executor runs them): the kernel writes the parameters' and moments' own buffers, bumps their
 // versions, and gives the dense op's results bit for bit; a non-contiguous target goes through a
 // temporary copied back; a result shape that does not fit its target is refused.
+#include "skiff/ops/resolved_kernel.h"
+
 #include <gtest/gtest.h>
 
 #include "op_test_util.h"
 #include "skiff/ops/generated/dense/all.h"
 #include "skiff/ops/generated/op_ids.h"
 #include "skiff/ops/kernel_registry.h"
-#include "skiff/ops/resolved_kernel.h"
 
 namespace skiff::testing {
 namespace {
@@ -42,7 +43,7 @@ Lists adam_inputs(bool strided) {
   }
   in[5] = {make_tensor({}, DType::kFloat32, {0.01})};  // learning_rate
   in[6] = {make_tensor({}, DType::kFloat32, {3})};     // step
-  return in;  // in[4]: moment2_max, empty without amsgrad
+  return in;                                           // in[4]: moment2_max, empty without amsgrad
 }
 
 // Runs the resolved call on `in`; `metas` are the results' (the written inputs' by default).
@@ -70,8 +71,8 @@ TEST(ResolvedInplaceKernel, FusedAdamWritesParametersAndMomentsInPlace) {
   ASSERT_NE(k, nullptr) << "fused_adam_ has a resolved call";
   Lists in = adam_inputs(false);
   Lists ref = {copies(in[0]), in[1], copies(in[2]), copies(in[3]), {}};
-  ops::dense::fused_adam_(ref[0], ref[1], ref[2], ref[3], ref[4], in[5][0], in[6][0], 0.9f,
-                          0.999f, 1e-8f, 0.0f, false);
+  ops::dense::fused_adam_(ref[0], ref[1], ref[2], ref[3], ref[4], in[5][0], in[6][0], 0.9f, 0.999f,
+                          1e-8f, 0.0f, false);
   std::vector<const void*> data;
   std::vector<uint32_t> versions;
   for (int j : {0, 2, 3}) {
@@ -135,8 +136,7 @@ TEST(ResolvedInplaceKernel, ResultThatDoesNotFitItsTargetIsRefused) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument) << e.what();
     EXPECT_EQ(e.info().op, "fused_sgd_") << e.what();
     EXPECT_EQ(e.info().arg, "params[1]") << e.what();
-    EXPECT_NE(std::string(e.what()).find("the result's shape [6]"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("the result's shape [6]"), std::string::npos) << e.what();
   }
   EXPECT_EQ(to_doubles(in[0][1]), before);  // nothing written
 }

@@ -130,8 +130,8 @@ TEST(InplaceUpdates, KeepsTheCopyWhenTheOldValueIsReadAfterwards) {
 // writes the parameters' and moments' own buffers, once each, and trains as eager Adam does.
 TEST(InplaceUpdates, CompiledAdamStepWritesTheParameterBuffers) {
   auto make = [] {
-    return std::vector<Tensor>{filled({3, 4}, 0.5), filled({4}, -1.0), filled({3, 4}, 0.0),
-                               filled({4}, 0.0), filled({3, 4}, 0.0), filled({4}, 0.0)};
+    return std::vector<Tensor>{filled({3, 4}, 0.5), filled({4}, -1.0),   filled({3, 4}, 0.0),
+                               filled({4}, 0.0),    filled({3, 4}, 0.0), filled({4}, 0.0)};
   };
   std::vector<Tensor> s = make(), e = make();  // w, b, m1(w), m1(b), m2(w), m2(b)
   Tensor lr = filled({}, 0.1), step = filled({}, 1.0);
