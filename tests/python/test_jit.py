@@ -468,22 +468,29 @@ def test_jit_save_and_load_errors(tmp_path):
         paddle.jit.load(path)
 
 
+def _mlp_train_step(opt_name, lr, seed):
+    """A small MLP, its `opt_name` optimizer and an eager training step (loss, backward, step,
+    clear_grad) over them."""
+    paddle.seed(seed)
+    m = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
+    opt = getattr(paddle.optimizer, opt_name)(learning_rate=lr, parameters=m.parameters())
+
+    def step(x, y):
+        loss = F.mse_loss(m(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return m, opt, step
+
+
 @pytest.mark.parametrize("opt_name", ["SGD", "Momentum", "Adam", "AdamW"])
 @pytest.mark.parametrize("scheduled", [False, True])
 def test_whole_training_step_as_one_program(opt_name, scheduled):
     def train(static):
-        paddle.seed(4)
-        m = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
         lr = paddle.optimizer.lr.StepDecay(0.05, step_size=2, gamma=0.5) if scheduled else 0.05
-        opt = getattr(paddle.optimizer, opt_name)(learning_rate=lr, parameters=m.parameters())
-
-        def step(x, y):
-            loss = F.mse_loss(m(x), y)
-            loss.backward()
-            opt.step()
-            opt.clear_grad()
-            return loss
-
+        _, opt, step = _mlp_train_step(opt_name, lr, seed=4)
         if static:
             step = paddle.jit.to_static(step)
         losses = []
@@ -507,18 +514,8 @@ def test_whole_training_step_as_one_program(opt_name, scheduled):
 def test_whole_step_writes_parameters_where_they_live(opt_name):
     # The fused update of the captured step writes each parameter's own buffer once per run
     # (a resolved in-place call), so no copy or rebinding follows the run.
-    paddle.seed(3)
-    m = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 4))
-    opt = getattr(paddle.optimizer, opt_name)(learning_rate=0.05, parameters=m.parameters())
-
-    @paddle.jit.to_static
-    def step(x, y):
-        loss = F.mse_loss(m(x), y)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        return loss
-
+    m, _, step = _mlp_train_step(opt_name, 0.05, seed=3)
+    step = paddle.jit.to_static(step)
     batches = _batches(4, [(16, 8), (16, 4)])
     step(*batches[0])  # the capture
     ptrs = [p.data_ptr() for p in m.parameters()]
