@@ -141,6 +141,8 @@ void bind_dist(py::module_& m) {
     d["grad_bucket_all_reduce"] = dist::bucketed_all_reduce_count();
     return d;
   });
+  // Note [Leaf gradients are reduced in buckets]: buckets launched while backward still ran.
+  m.def("grad_buckets_overlapped", &dist::overlapped_bucket_launches);
   m.def("is_dist", [](const Tensor& t) { return dist::as_dist(t) != nullptr; });
 }
 

@@ -246,11 +246,13 @@ def grad_buckets(bucket_bytes=None):
     Partial(dp) leaf gradient in one all-reduce after backward (float32 and float64 in one
     each), accumulates across backwards without clearing, keeps bucketing after
     clear_grad(set_to_zero), and still reduces correctly after a backward that failed.
-    bucket_bytes: SKIFF_GRAD_BUCKET_BYTES for the run (64: every gradient its own bucket)."""
+    bucket_bytes: SKIFF_GRAD_BUCKET_BYTES for the run (64: every gradient its own bucket, and
+    w2's, which is final first, is launched while backward still computes b1's and w1's)."""
     import os
     if bucket_bytes is not None:
         os.environ["SKIFF_GRAD_BUCKET_BYTES"] = str(bucket_bytes)
     buckets = 2 if bucket_bytes is None else 3
+    launched_early = 0 if bucket_bytes is None else 1
     import torch
     dist.init_parallel_env()
     n = dist.get_world_size()
@@ -283,10 +285,14 @@ def grad_buckets(bucket_bytes=None):
     def bucketed_backward(what):
         """One backward: the expected buckets and no other all-reduce, gradients as torch's."""
         before = counts()
+        overlapped = paddle._C.dist.grad_buckets_overlapped()
         loss_of(*params).backward()
         made = delta(before)
         check(made["all_reduce"] == 0 and made["grad_bucket_all_reduce"] == buckets,
               f"{what}: backward made {made}, expected {buckets} bucket all-reduces")
+        early = paddle._C.dist.grad_buckets_overlapped() - overlapped
+        check(early == launched_early,
+              f"{what}: {early} buckets launched during backward, expected {launched_early}")
         expect(1, what)
 
     t_loss().backward()
@@ -316,7 +322,8 @@ def grad_buckets(bucket_bytes=None):
 
 def grad_buckets_small():
     """grad_buckets with 64-byte buckets: each of the three gradients (120, 24 and 144 bytes)
-    fills a bucket of its own, and the results are the same."""
+    fills a bucket of its own, the first launched during backward, and the results are the
+    same."""
     grad_buckets(64)
 
 

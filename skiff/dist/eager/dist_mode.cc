@@ -427,7 +427,7 @@ Tensor leaf_grad_dist(const Tensor& leaf, const Tensor& grad) {
                       : DistAttr(l->process_mesh(), l->dist_attr().dims_mapping());
   if (as_dist(g)->dist_attr() == want) return g;
   if (can_defer_leaf_reduction(g, want)) {  // Note [Leaf gradients are reduced in buckets]
-    defer_leaf_reduction(leaf, want);
+    defer_leaf_reduction(leaf, g, want);
     return g;
   }
   auto ctx = CommContext::global();
