@@ -1,5 +1,7 @@
 #include "skiff/ops/inplace.h"
 
+#include <algorithm>
+
 #include "skiff/ops/dispatch.h"
 
 namespace skiff::ops {
@@ -64,15 +66,38 @@ InplaceTarget::InplaceTarget(const char* op, const char* arg, const DenseTensor&
   add(op, arg, input, meta, place, others, other_lists, nullptr);
 }
 
+// Only a tensor on x's storage can overlap x. An optimizer's update has one list entry per
+// parameter in each of several lists (parameters, gradients, moments), so each input is checked
+// against the list entries on its own storage, found in a sorted index, instead of against
+// every entry of every list (quadratic in the parameter count).
 InplaceTarget::InplaceTarget(const char* op, const char* arg,
                              const std::vector<DenseTensor>& inputs,
                              const std::vector<TensorMeta>& metas, const Place& place,
                              std::initializer_list<const DenseTensor*> others,
                              std::initializer_list<const std::vector<DenseTensor>*> other_lists) {
+  using Entry = std::pair<const Storage*, const DenseTensor*>;
+  std::vector<Entry> index;
+  auto add_entries = [&index](const std::vector<DenseTensor>& list) {
+    for (const DenseTensor& t : list) {
+      if (t.defined() && t.storage()) index.emplace_back(t.storage().get(), &t);
+    }
+  };
+  add_entries(inputs);
+  for (const auto* list : other_lists) add_entries(*list);
+  auto by_storage = [](const Entry& a, const Entry& b) { return a.first < b.first; };
+  std::sort(index.begin(), index.end(), by_storage);
   inputs_.reserve(inputs.size());
   outputs_.reserve(inputs.size());
+  std::vector<DenseTensor> sharing;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    add(op, arg, inputs[i], metas[i], place, others, other_lists, &inputs);
+    const Storage* key = inputs[i].storage().get();
+    auto [lo, hi] = std::equal_range(index.begin(), index.end(), Entry{key, nullptr}, by_storage);
+    // The input itself is always in its range; others there may overlap it.
+    sharing.clear();
+    if (key != nullptr && hi - lo > 1) {
+      for (auto it = lo; it != hi; ++it) sharing.push_back(*it->second);
+    }
+    add(op, arg, inputs[i], metas[i], place, others, {}, sharing.empty() ? nullptr : &sharing);
   }
 }
 
