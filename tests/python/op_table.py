@@ -80,6 +80,15 @@ def _gelu(x):
     return 0.5 * x * (1 + _erf(x / np.sqrt(2)))
 
 
+def _rope_angles():
+    """[1, seq 3, 1, head_dim 4] angles s * 100^(-2 (j mod 2) / 4) of fused_rope's case."""
+    return (np.arange(3)[:, None] * 100.0 ** (-(np.arange(4) % 2) / 2.0))[None, :, None, :]
+
+
+def _rope_half(x):
+    return np.concatenate([-x[..., 2:], x[..., :2]], -1)
+
+
 def _np_put_along(a, i, v, axis):
     out = a.copy()
     np.put_along_axis(out, i, v, axis)
@@ -336,6 +345,14 @@ CASES = [
     Case("rms_norm", [F(3, 4), F(4)],
          lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w, None,
          call=lambda o, x, w: o.rms_norm(x, w)[0]),
+    # Rotate-half with the angles computed from base 100 (tables and both styles:
+    # test_fused_rope.py).
+    Case("fused_rope", [F(2, 3, 2, 4)],
+         lambda x: x * np.cos(_rope_angles()) + _rope_half(x) * np.sin(_rope_angles()),
+         _t(lambda x: x * torch.cos(torch.tensor(_rope_angles(), dtype=x.dtype))
+            + torch.cat([-x[..., 2:], x[..., :2]], -1)
+            * torch.sin(torch.tensor(_rope_angles(), dtype=x.dtype))),
+         call=lambda o, x: o.fused_rope(x, None, None, None, False, False, 100.0, False)),
     Case("batch_norm", [F(4, 3, 2), F(3), In((3,), "pos"), F(3), F(3)],
          lambda x, m, v, w, b: ((x - x.mean((0, 2), keepdims=True))
                                 / np.sqrt(x.var((0, 2), keepdims=True) + 1e-5)

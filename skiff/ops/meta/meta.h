@@ -9,6 +9,7 @@
 #include "skiff/ops/meta/creation_meta.h"
 #include "skiff/ops/meta/elementwise_meta.h"
 #include "skiff/ops/meta/fft_meta.h"
+#include "skiff/ops/meta/fused_meta.h"
 #include "skiff/ops/meta/lapack_meta.h"
 #include "skiff/ops/meta/linalg_meta.h"
 #include "skiff/ops/meta/manipulation_meta.h"

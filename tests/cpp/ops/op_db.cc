@@ -32,6 +32,7 @@ const OpDb& OpDb::get() {
     add_quant_op_infos(d);
     add_special_op_infos(d);
     add_complex_op_infos(d);
+    add_fused_op_infos(d);
     return d;
   }();
   return db;

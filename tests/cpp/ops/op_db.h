@@ -80,6 +80,7 @@ void add_statistics_op_infos(OpDb& db);
 void add_quant_op_infos(OpDb& db);
 void add_special_op_infos(OpDb& db);
 void add_complex_op_infos(OpDb& db);
+void add_fused_op_infos(OpDb& db);
 
 /// Shorthand for a sample with one shape per tensor argument.
 OpSample sample(std::vector<Dims> shapes, std::map<std::string, ops::AttrValue> attrs = {});
