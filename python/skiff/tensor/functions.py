@@ -9,6 +9,8 @@ to an argument Paddle requires (unsqueeze's axis, expand's shape, tile, roll, to
 import builtins
 import math
 
+import numpy as np
+
 from .. import _C, _op_functions as _f
 
 _ops = _C.ops
@@ -72,7 +74,31 @@ sigmoid = _f.sigmoid
 scatter = _f.scatter
 scatter_nd_add = _f.scatter_nd_add
 index_add = _f.index_add
-masked_fill = _f.masked_fill
+
+
+def _complex_value(v):
+    if isinstance(v, _T):
+        return v.dtype in (_C.dtype.complex64, _C.dtype.complex128) and v.size == 1
+    return isinstance(v, (complex, np.complexfloating))
+
+
+def _complex_fill(x, value, op):
+    """A complex fill value as a 0-D tensor of x's dtype (Scalar attributes are real)."""
+    if not x.is_complex():
+        raise TypeError(f"(InvalidType) {op}: argument 'value' expected a real value for a "
+                        f"{x.dtype.name} tensor, got complex")
+    if isinstance(value, _T):
+        return _ops.cast(_ops.reshape(value, []), x.dtype)
+    return _C.to_tensor(value, x.dtype)
+
+
+def masked_fill(x, mask, value, name=None):
+    """x with value where mask holds; a complex value fills through where, as Paddle's does."""
+    if _complex_value(value):
+        return _ops.where(mask, _complex_fill(x, value, "masked_fill"), x)
+    return _f.masked_fill(x, mask, value)
+
+
 masked_select = _f.masked_select
 gather = _f.gather
 gather_nd = _f.gather_nd
@@ -396,6 +422,12 @@ def trunc(input, name=None):  # noqa: A002
 
 def trunc_(input, name=None):  # noqa: A002
     return _f.trunc_(input)
+
+
+def masked_fill_(x, mask, value, name=None):  # here: the in-place loop above would replace it
+    if _complex_value(value):
+        return _ops.where_(_ops.logical_not(mask), x, _complex_fill(x, value, "masked_fill_"))
+    return _f.masked_fill_(x, mask, value)
 
 
 def increment(x, value=1.0, name=None):

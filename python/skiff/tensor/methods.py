@@ -348,6 +348,7 @@ def install():
     for name in _C.inplace_names():  # x.add_(y), x.exp_(), ... (return x itself)
         _attach(name, getattr(_op_functions, name))
     _attach("trunc_", functions.trunc_)  # Paddle's trunc_(input, name=None)
+    _attach("masked_fill_", functions.masked_fill_)  # a complex value fills through where_
     for fn in (astype, item, tolist, gradient, register_hook, clone, cpu, cuda, to, fill_, zero_,
                uniform_, normal_, __iter__, __repr__, __reduce_ex__, __deepcopy__, norm):
         setattr(_T, fn.__name__, fn)

@@ -69,13 +69,15 @@ Tensor cumprod_grad(const Tensor& grad, const Tensor& x, int64_t dim, bool exclu
   // Zero-safe (no division by x): with M[k][j] = prod_{k < i <= j} x_i and E[k] =
   // prod_{i < k} x_i, d out_j / d x_k = E[k] M[k][j] for j >= k (inclusive scan); the
   // exclusive scan is the same with the gradient shifted by one: grad_x[k] = E[k] *
-  // sum_{j >= k} g'_j M[k][j], g'_j = g_{j+1}. O(n^2) per scanned line.
+  // sum_{j >= k} g'_j M[k][j], g'_j = g_{j+1}. O(n^2) per scanned line. Complex x: the
+  // factors are conjugated (grad * conj(d out / d x)), and conj(prod x) = prod conj(x).
+  const Tensor xc = conj_if_complex(x);
   const int64_t n = x.dims()[last];
   const Tensor idx = arange(Scalar(int64_t{0}), Scalar(n), Scalar(int64_t{1}), DType::kInt64);
   const Tensor rows = unsqueeze(idx, {1}), cols = unsqueeze(idx, {0});
   std::vector<int64_t> square_shape = x.shape();
   square_shape.insert(square_shape.end() - 1, n);
-  const Tensor xb = broadcast_to(unsqueeze(x, {-2}), square_shape);  // xb[..., k, i] = x_i
+  const Tensor xb = broadcast_to(unsqueeze(xc, {-2}), square_shape);  // xb[..., k, i] = x_i
   const Tensor m = cumprod(where(less_than(rows, cols), xb, ones_like(xb)), -1);
   Tensor g = grad;
   if (exclusive) {
@@ -84,7 +86,7 @@ Tensor cumprod_grad(const Tensor& grad, const Tensor& x, int64_t dim, bool exclu
   }
   const Tensor terms = multiply(unsqueeze(g, {-2}), m);
   const Tensor s = sum(where(less_equal(rows, cols), terms, zeros_like(terms)), {-1});
-  return multiply(cumprod(x, last, true, false), s);
+  return multiply(cumprod(xc, last, true, false), s);
 }
 
 Tensor scatter_updates_grad(const Tensor& grad, const Tensor& index, const Tensor& updates,

@@ -89,7 +89,8 @@ void clip_meta(std::string_view op, const TensorMeta& x, const Scalar& min, cons
 
 void lerp_meta(std::string_view op, const TensorMeta& x, const TensorMeta& y,
                const TensorMeta& weight, TensorMeta* out) {
-  SKIFF_ENFORCE(is_floating(x.dtype), kTypeError, op, "x", "a floating-point tensor", x.dtype);
+  SKIFF_ENFORCE(is_floating(x.dtype) || is_complex(x.dtype), kTypeError, op, "x",
+                "a floating-point or complex tensor", x.dtype);
   SKIFF_ENFORCE(x.dtype == y.dtype && x.dtype == weight.dtype, kTypeError, op, "weight",
                 str("dtype ", x.dtype), weight.dtype);
   const Dims d = broadcast_dims(op, x.dims, y.dims);

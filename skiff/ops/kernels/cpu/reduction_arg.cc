@@ -3,7 +3,7 @@
 // each row is scanned in sequence; otherwise the loop runs along the n rows of `inner` contiguous
 // elements, vectorized over inner. Threads split outer x inner tiles. argmax/argmin pick the
 // first extreme and a NaN beats every number (numpy, Paddle); scans accumulate in double for
-// floats (float for float16/bfloat16) and int64 for integers.
+// floats (float for float16/bfloat16), complex128 for complex and int64 for integers.
 #include <cmath>
 #include <vector>
 
@@ -110,8 +110,10 @@ void arg_kernel(const Args& a, const char* op) {
 }
 
 template <typename T>
-using scan_acc_t = std::conditional_t<std::is_floating_point_v<T>, double,
-                                      std::conditional_t<std::is_integral_v<T>, int64_t, float>>;
+using scan_acc_t = std::conditional_t<
+    is_complex_v<T>, complex128,
+    std::conditional_t<std::is_floating_point_v<T>, double,
+                       std::conditional_t<std::is_integral_v<T>, int64_t, float>>>;
 
 template <bool kSum, typename T>
 void scan(const AxisView& v, DenseTensor& out, bool exclusive, bool reverse) {

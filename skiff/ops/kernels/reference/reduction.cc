@@ -48,10 +48,20 @@ void put(DenseTensor& out, int64_t i, V v) {
 /// Writes values[i] to out[i] converted to out's dtype.
 template <typename V>
 void write_all(DenseTensor& out, const std::vector<V>& values) {
-  visit_dtype(out.dtype(), [&](auto tag) {
-    using O = decltype(tag);
-    for (size_t i = 0; i < values.size(); ++i) put<O>(out, static_cast<int64_t>(i), values[i]);
-  });
+  if constexpr (is_complex_v<V>) {  // complex scans: out has x's complex dtype
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (out.dtype() == DType::kComplex64) {
+        static_cast<complex64*>(out.raw_data())[i] = complex64(values[i]);
+      } else {
+        static_cast<complex128*>(out.raw_data())[i] = complex128(values[i]);
+      }
+    }
+  } else {
+    visit_dtype(out.dtype(), [&](auto tag) {
+      using O = decltype(tag);
+      for (size_t i = 0; i < values.size(); ++i) put<O>(out, static_cast<int64_t>(i), values[i]);
+    });
+  }
 }
 
 /// out[slot] = fold(init, x elements of that slot) with step(acc, value).
@@ -327,7 +337,7 @@ namespace {
 template <typename T>
 void scan_reference(const DenseTensor& x, int64_t axis, bool flatten, bool exclusive, bool reverse,
                     bool prod, DenseTensor& out, const char* op, const char* arg) {
-  using W = wide_t<T>;
+  using W = std::conditional_t<is_complex_v<T>, complex128, wide_t<T>>;
   std::vector<T> vals;
   for_each_index(x.dims(),
                  [&](const int64_t* idx) { vals.push_back(get<T>(x, offset_of(x, idx))); });
