@@ -56,6 +56,9 @@ class ParamAttr:
 
 
 class WeightNormParamAttr(ParamAttr):
+    """Static graph only: the parameter becomes g * v / ||v|| (norm over every axis but `dim`),
+    with v and g the trainable parameters `<name>_v` and `<name>_g` (nn/parameter.py)."""
+
     def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None,
                  trainable=True, do_model_average=False, need_clip=True):
         super().__init__(name, initializer, learning_rate, regularizer, trainable,

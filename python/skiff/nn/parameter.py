@@ -115,7 +115,10 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
         name = unique_name.generate(base + (".b" if is_bias else ".w"))
     from .. import in_dynamic_mode, no_grad
     from .initializer.lazy_init import lazy_init_enabled
+    from .param_attr import WeightNormParamAttr
     static = not in_dynamic_mode()
+    if isinstance(attr, WeightNormParamAttr):
+        return _weight_norm_parameter(shape, attr, dtype, init, name, static)
     lazy = not static and lazy_init_enabled()
     if static:  # zeros now; the startup program writes the initializer's value
         from ..static.program import outside_programs
@@ -141,6 +144,54 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
         record_initializer(param, lambda: init._value(shape, dtype))
         default_main_program()._params.append(param)
     return param
+
+
+def _norm_except(v, dim):
+    """||v||_2 over every axis but `dim` (all axes for None), kept as size-1 axes."""
+    from .. import _C
+    axes = [a for a in range(len(v.shape)) if a != dim]
+    return _C.ops.sqrt(_C.ops.sum(_C.ops.multiply(v, v), axes, None, True))
+
+
+def _weight_norm_parameter(shape, attr, dtype, init, name, static):
+    """Paddle's WeightNormParamAttr: parameters name_v (shape) and name_g (1 on every axis but
+    `dim`), g starting at ||v_0|| (the startup program draws v_0 once, then its norm), and the
+    weight g * v / ||v|| computed in the main program, so both get gradients."""
+    if not static:
+        raise NotImplementedError(
+            "(Unimplemented) WeightNormParamAttr: works in static graph mode only "
+            "(paddle.enable_static()); in dynamic mode use paddle.nn.utils.weight_norm")
+    dim = attr.dim
+    rank = len(shape)
+    if dim is not None:
+        if isinstance(dim, bool) or not isinstance(dim, int) or not -rank <= dim < rank:
+            raise ValueError(f"(InvalidArgument) WeightNormParamAttr: argument 'dim' expected "
+                             f"None or an int in [{-rank}, {rank}), got {dim!r}")
+        dim %= rank
+    g_shape = [shape[a] if a == dim else 1 for a in range(rank)]
+    from .. import _C, no_grad, zeros
+    from ..static.program import (building, default_main_program, default_startup_program,
+                                  outside_programs)
+    params = []
+    for suffix, shp in (("_v", shape), ("_g", g_shape)):
+        with outside_programs():
+            value = zeros(shp, dtype)
+        params.append(EagerParamBase(
+            value, name=name + suffix, trainable=attr.trainable,
+            optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
+            do_model_average=attr.do_model_average, need_clip=attr.need_clip))
+    v, g = params
+    startup = default_startup_program()
+    with building(startup), no_grad():
+        v0 = init._value(shape, dtype)
+        g0 = _norm_except(v0, dim)
+    startup._capture.update(v, v0)
+    startup._capture.update(g, g0)
+    startup._initializers += 2
+    default_main_program()._params.extend(params)
+    w = _C.ops.multiply(v, _C.ops.divide(g, _norm_except(v, dim)))
+    w.name = name
+    return w
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):

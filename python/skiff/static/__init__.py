@@ -23,6 +23,7 @@ from .name_scope import name_scope  # noqa: F401
 from .print_op import Print  # noqa: F401
 from .persistent import create_global_var  # noqa: F401
 from ..nn.parameter import create_parameter  # noqa: F401
+from ..nn.param_attr import WeightNormParamAttr  # noqa: F401
 from .program import (Block, Program, default_main_program, default_startup_program,  # noqa: F401
                       program_guard)
 
