@@ -15,14 +15,31 @@ CDTYPES = ("complex64", "complex128")
 TOL = {"complex64": 2e-5, "complex128": 1e-12, "float32": 2e-5, "float64": 1e-12}
 
 
-def crand(shape, dtype="complex128", seed=0):
+def crand(shape, dtype="complex128", seed=0, lo=-2.0, hi=2.0):
     r = np.random.default_rng(seed)
-    return (r.uniform(-2, 2, shape) + 1j * r.uniform(-2, 2, shape)).astype(dtype)
+    return (r.uniform(lo, hi, shape) + 1j * r.uniform(lo, hi, shape)).astype(dtype)
 
 
-def close(got, want, dtype="complex128", scale=1.0):
-    np.testing.assert_allclose(np.asarray(got), want, rtol=TOL[dtype] * scale,
-                               atol=TOL[dtype] * scale)
+def make_close(tol):
+    """assert_allclose with the per-dtype tolerances `tol` (times `scale`)."""
+    def close(got, want, dtype="complex128", scale=1.0):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=tol[dtype] * scale,
+                                   atol=tol[dtype] * scale)
+    return close
+
+
+close = make_close(TOL)
+
+
+def assert_real_only(test, cases):
+    """Each (name, fn) of `cases` refuses complex64 input with the Unimplemented message."""
+    for name, fn in cases:
+        with test.subTest(op=name):
+            with test.assertRaises(NotImplementedError) as cm:
+                fn()
+            test.assertEqual(str(cm.exception).split("\n")[0],
+                             f"(Unimplemented) {name}: argument 'dtype' expected a real dtype "
+                             f"({name} has no complex64 kernel), got complex64")
 
 
 class TestDtype(unittest.TestCase):

@@ -22,6 +22,12 @@ struct OpSample {
   std::map<std::string, ops::AttrValue> attrs;
 };
 
+/// A sample whose optional tensor arguments may be absent (an empty shape list).
+inline OpSample with_optional(std::vector<std::vector<Dims>> shapes,
+                              std::map<std::string, ops::AttrValue> attrs) {
+  return OpSample{std::move(shapes), std::move(attrs)};
+}
+
 /// Makes the input for tensor argument `arg` (record order) of a sample; default: random values
 /// of the tested dtype in the op's domain.
 using InputMaker =

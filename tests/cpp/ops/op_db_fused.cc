@@ -8,12 +8,6 @@ namespace {
 using ops::AttrValue;
 using Attrs = std::map<std::string, AttrValue>;
 
-OpSample with_optional(std::vector<std::vector<Dims>> shapes, Attrs attrs) {
-  OpSample s;
-  s.shapes = std::move(shapes);
-  s.attrs = std::move(attrs);
-  return s;
-}
 
 // Position ids in [0, 5): within every sample's sin/cos table (5 rows where ids are given).
 InputMaker positions() {

@@ -8,13 +8,6 @@ namespace {
 using ops::AttrValue;
 using Attrs = std::map<std::string, AttrValue>;
 
-// A sample whose optional tensor arguments may be absent (an empty shape list).
-OpSample with_optional(std::vector<std::vector<Dims>> shapes, Attrs attrs) {
-  OpSample s;
-  s.shapes = std::move(shapes);
-  s.attrs = std::move(attrs);
-  return s;
-}
 
 // Integer ids in [lo, hi) of `dtype`; with `ignore` set, about one in eight is that value.
 InputMaker ids_in(int64_t lo, int64_t hi, std::optional<int64_t> ignore = std::nullopt) {

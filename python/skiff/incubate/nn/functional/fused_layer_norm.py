@@ -1,9 +1,9 @@
 """Paddle's paddle.incubate.nn.functional.fused_layer_norm (its fused_bias_residual_layernorm
 op) over the fused layer_norm op record, like fused_rms_norm: the pre-norm sum
 x + bias + residual_alpha * residual is elementwise ops around the one normalization kernel."""
-import math
 
 from ....nn.functional._common_ops import ops as _ops
+from ._norm_args import normalized_dims
 
 __all__ = ["fused_layer_norm"]
 
@@ -20,26 +20,11 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
     Returns Paddle's dynamic-mode tuple (out, residual_out, mean, variance): residual_out is h
     when residual is given, else None; mean and variance (biased, without epsilon) are
     [prod(x.shape[:begin_norm_axis])], float32 for 16-bit x, and None when out = h."""
-    rank = len(x.shape)
-    axis = int(begin_norm_axis)
-    if axis < 0:
-        axis += rank
-    if not 0 <= axis < rank:
-        raise ValueError(f"(InvalidArgument) {_NAME}: argument 'begin_norm_axis' expected a "
-                         f"value in [{-rank}, {rank}) for x of rank {rank}, got {begin_norm_axis}")
-    if quant_scale is not None and quant_scale > 0:
-        raise NotImplementedError(f"(Unimplemented) {_NAME}: argument 'quant_scale' expected "
-                                  f"<= 0 (int8 output quantization is not supported), got "
-                                  f"{quant_scale}")
+    axis, norm_shape = normalized_dims(_NAME, x, begin_norm_axis, quant_scale, norm_weight,
+                                       norm_bias)
     if not epsilon >= 0:
         raise ValueError(f"(InvalidArgument) {_NAME}: argument 'epsilon' expected >= 0, got "
                          f"{epsilon}")
-    norm_shape = list(x.shape[axis:])
-    for arg, t in (("norm_weight", norm_weight), ("norm_bias", norm_bias)):
-        if t is not None and list(t.shape) not in (norm_shape, [math.prod(norm_shape)]):
-            raise ValueError(f"(InvalidArgument) {_NAME}: argument '{arg}' expected shape "
-                             f"{norm_shape} or [{math.prod(norm_shape)}] (the normalized dims "
-                             f"of x), got {list(t.shape)}")
     shapes = {"bias": (list(x.shape), list(x.shape[-1:])), "residual": (list(x.shape),)}
     for arg, t in (("bias", bias), ("residual", residual)):
         if t is not None and list(t.shape) not in shapes[arg]:

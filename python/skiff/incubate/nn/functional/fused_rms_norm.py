@@ -2,9 +2,9 @@
 
 The pre-norm sum x + bias + residual and the norm_bias shift are elementwise ops around the one
 fused normalization kernel (they become part of a fused record later, see issue 16)."""
-import math
 
 from ....nn.functional._common_ops import ops as _ops
+from ._norm_args import normalized_dims
 
 __all__ = ["fused_rms_norm"]
 
@@ -15,21 +15,8 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis, bias=Non
 
     Returns (out, residual_out): residual_out is x + bias + residual when residual is given, else
     None (Paddle's optional output)."""
-    rank = len(x.shape)
-    axis = int(begin_norm_axis)
-    if axis < 0:
-        axis += rank
-    if not 0 <= axis < rank:
-        raise ValueError(f"fused_rms_norm: argument 'begin_norm_axis' must be in [{-rank}, {rank}) "
-                         f"for x of rank {rank}, got {begin_norm_axis}")
-    if quant_scale is not None and quant_scale > 0:
-        raise NotImplementedError("fused_rms_norm: argument 'quant_scale' (int8 output "
-                                  f"quantization) is not supported, got {quant_scale}")
-    norm_shape = list(x.shape[axis:])
-    for arg, t in (("norm_weight", norm_weight), ("norm_bias", norm_bias)):
-        if t is not None and list(t.shape) not in (norm_shape, [math.prod(norm_shape)]):
-            raise ValueError(f"fused_rms_norm: argument '{arg}' must have shape {norm_shape} "
-                             f"(the normalized dims of x), got {list(t.shape)}")
+    axis, norm_shape = normalized_dims("fused_rms_norm", x, begin_norm_axis, quant_scale,
+                                       norm_weight, norm_bias)
     h = x
     if bias is not None:
         h = _ops.add(h, bias)
