@@ -336,9 +336,8 @@ Tensor tensor_from_data(py::handle data, DType dtype, const Place& place, const 
   }
   // A Python complex is from Python too: complex64 under the float32 default, as in Paddle. A
   // numpy scalar keeps its dtype (np.complex128 subclasses complex, so it is tested apart).
-  const bool from_python =
-      PyList_Check(data.ptr()) || PyTuple_Check(data.ptr()) ||
-      (PyComplex_Check(data.ptr()) && !is_numpy_scalar(data));
+  const bool from_python = PyList_Check(data.ptr()) || PyTuple_Check(data.ptr()) ||
+                           (PyComplex_Check(data.ptr()) && !is_numpy_scalar(data));
   py::object arr;
   try {
     arr = numpy().attr("asarray")(data);

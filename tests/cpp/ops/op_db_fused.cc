@@ -8,7 +8,6 @@ namespace {
 using ops::AttrValue;
 using Attrs = std::map<std::string, AttrValue>;
 
-
 // Position ids in [0, 5): within every sample's sin/cos table (5 rows where ids are given).
 InputMaker positions() {
   return [](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {

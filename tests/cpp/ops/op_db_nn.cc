@@ -8,7 +8,6 @@ namespace {
 using ops::AttrValue;
 using Attrs = std::map<std::string, AttrValue>;
 
-
 // Integer ids in [lo, hi) of `dtype`; with `ignore` set, about one in eight is that value.
 InputMaker ids_in(int64_t lo, int64_t hi, std::optional<int64_t> ignore = std::nullopt) {
   return [=](int, const Dims& dims, DType dtype, std::mt19937_64& rng) {
@@ -43,33 +42,33 @@ InputMaker positive_values() {
 // and large ones that split over threads (channels first by channel, channels last by chunks).
 std::vector<OpSample> batch_norm_samples() {
   const AttrValue nhwc = std::string("NHWC"), nlc = std::string("NLC");
-  return {with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
-          with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{4}}, {{4}}}, {{"data_format", nhwc}}),
-          with_optional({{{6, 2}}, {{2}}, {{2}}, {}, {}}, {{"momentum", 0.5}}),
-          with_optional({{{3, 4, 2}}, {{2}}, {{2}}, {{2}}, {{2}}}, {{"data_format", nlc}}),
-          with_optional({{{2, 3, 2, 2, 2}}, {{3}}, {{3}}, {{3}}, {}}, {{"epsilon", 1e-3}}),
-          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"is_test", true}}),
-          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"use_global_stats", true}}),
-          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}},
-                        {{"is_test", true}, {"trainable_statistics", true}}),
-          with_optional({{{0, 3, 2}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
-          with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{16}}, {{16}}}, {}),
-          with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{64}}, {{64}}}, {{"data_format", nhwc}})};
+  return {
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
+      with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{4}}, {{4}}}, {{"data_format", nhwc}}),
+      with_optional({{{6, 2}}, {{2}}, {{2}}, {}, {}}, {{"momentum", 0.5}}),
+      with_optional({{{3, 4, 2}}, {{2}}, {{2}}, {{2}}, {{2}}}, {{"data_format", nlc}}),
+      with_optional({{{2, 3, 2, 2, 2}}, {{3}}, {{3}}, {{3}}, {}}, {{"epsilon", 1e-3}}),
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"is_test", true}}),
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}}, {{"use_global_stats", true}}),
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{3}}, {{3}}},
+                    {{"is_test", true}, {"trainable_statistics", true}}),
+      with_optional({{{0, 3, 2}}, {{3}}, {{3}}, {{3}}, {{3}}}, {}),
+      with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{16}}, {{16}}}, {}),
+      with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{64}}, {{64}}}, {{"data_format", nhwc}})};
 }
 
 // batch_norm_grad: x, saved_mean, saved_variance (1/std), out_grad, scale.
 std::vector<OpSample> batch_norm_grad_samples() {
   const AttrValue nhwc = std::string("NHWC");
-  return {with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}}, {}),
-          with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{2, 3, 2, 4}}, {{4}}},
-                        {{"data_format", nhwc}}),
-          with_optional({{{6, 2}}, {{2}}, {{2}}, {{6, 2}}, {}}, {}),
-          with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}},
-                        {{"use_global_stats", true}}),
-          with_optional({{{0, 3}}, {{3}}, {{3}}, {{0, 3}}, {{3}}}, {}),
-          with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{8, 16, 32, 32}}, {{16}}}, {}),
-          with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{8, 8, 8, 64}}, {{64}}},
-                        {{"data_format", nhwc}})};
+  return {
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}}, {}),
+      with_optional({{{2, 3, 2, 4}}, {{4}}, {{4}}, {{2, 3, 2, 4}}, {{4}}}, {{"data_format", nhwc}}),
+      with_optional({{{6, 2}}, {{2}}, {{2}}, {{6, 2}}, {}}, {}),
+      with_optional({{{4, 3, 5}}, {{3}}, {{3}}, {{4, 3, 5}}, {{3}}}, {{"use_global_stats", true}}),
+      with_optional({{{0, 3}}, {{3}}, {{3}}, {{0, 3}}, {{3}}}, {}),
+      with_optional({{{8, 16, 32, 32}}, {{16}}, {{16}}, {{8, 16, 32, 32}}, {{16}}}, {}),
+      with_optional({{{8, 8, 8, 64}}, {{64}}, {{64}}, {{8, 8, 8, 64}}, {{64}}},
+                    {{"data_format", nhwc}})};
 }
 
 }  // namespace
