@@ -93,6 +93,14 @@ def _resolve_dtype(dtype):
     return get_default_dtype() if dtype is None else dtype
 
 
+def _param_of(value, name, attr):
+    """A parameter over `value` with the ParamAttr's training settings."""
+    return EagerParamBase(value, name=name, trainable=attr.trainable,
+                          optimize_attr={"learning_rate": attr.learning_rate},
+                          regularizer=attr.regularizer, do_model_average=attr.do_model_average,
+                          need_clip=attr.need_clip)
+
+
 def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix=None):
     """The core of Layer.create_parameter / skiff.create_parameter."""
     from .initializer.initializer import Constant, XavierUniform, global_initializer
@@ -132,10 +140,7 @@ def make_parameter(shape, attr, dtype, is_bias, default_initializer, name_prefix
     else:
         with no_grad():
             value = init._value(shape, dtype)
-    param = EagerParamBase(value, name=name, trainable=attr.trainable,
-                           optimize_attr={"learning_rate": attr.learning_rate},
-                           regularizer=attr.regularizer, do_model_average=attr.do_model_average,
-                           need_clip=attr.need_clip)
+    param = _param_of(value, name, attr)
     if lazy:
         param._lazy_init = lambda: init._value(shape, dtype)
     if static:
@@ -169,25 +174,21 @@ def _weight_norm_parameter(shape, attr, dtype, init, name, static):
                              f"None or an int in [{-rank}, {rank}), got {dim!r}")
         dim %= rank
     g_shape = [shape[a] if a == dim else 1 for a in range(rank)]
-    from .. import _C, no_grad, zeros
-    from ..static.program import (building, default_main_program, default_startup_program,
-                                  outside_programs)
+    from .. import _C, zeros
+    from ..static.persistent import record_initializer
+    from ..static.program import default_main_program, outside_programs
     params = []
     for suffix, shp in (("_v", shape), ("_g", g_shape)):
         with outside_programs():
             value = zeros(shp, dtype)
-        params.append(EagerParamBase(
-            value, name=name + suffix, trainable=attr.trainable,
-            optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
-            do_model_average=attr.do_model_average, need_clip=attr.need_clip))
+        params.append(_param_of(value, name + suffix, attr))
     v, g = params
-    startup = default_startup_program()
-    with building(startup), no_grad():
+
+    def v0_and_its_norm():
         v0 = init._value(shape, dtype)
-        g0 = _norm_except(v0, dim)
-    startup._capture.update(v, v0)
-    startup._capture.update(g, g0)
-    startup._initializers += 2
+        return v0, _norm_except(v0, dim)
+
+    record_initializer(params, v0_and_its_norm)
     default_main_program()._params.extend(params)
     w = _C.ops.multiply(v, _C.ops.divide(g, _norm_except(v, dim)))
     w.name = name

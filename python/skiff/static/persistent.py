@@ -11,13 +11,17 @@ __all__ = ["record_initializer", "create_persistent", "create_global_var"]
 
 def record_initializer(t, init, startup_program=None):
     """Appends `init()` (ops building the initial value) to the startup program and makes it
-    overwrite the dense tensor `t` when that program runs."""
+    overwrite the dense tensor `t` when that program runs. `t` may be a list of tensors drawn
+    together (a value may depend on another): `init()` then returns one value per tensor."""
     from .. import no_grad
     startup = startup_program or default_startup_program()
     with building(startup), no_grad():
-        value = init()
-    startup._capture.update(t, value)
-    startup._initializers += 1
+        values = init()
+    targets = list(t) if isinstance(t, (list, tuple)) else [t]
+    values = list(values) if isinstance(t, (list, tuple)) else [values]
+    for target, value in zip(targets, values):
+        startup._capture.update(target, value)
+    startup._initializers += len(targets)
     return t
 
 

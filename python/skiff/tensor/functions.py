@@ -78,7 +78,7 @@ index_add = _f.index_add
 
 def _complex_value(v):
     if isinstance(v, _T):
-        return v.dtype in (_C.dtype.complex64, _C.dtype.complex128) and v.size == 1
+        return v.is_complex() and v.size == 1
     return isinstance(v, (complex, np.complexfloating))
 
 

@@ -446,10 +446,6 @@ def reduce_as(x, target, name=None):
     return _ops.reduce_as(x, target)
 
 
-def _is_complex(x):
-    return x.dtype in (_D.complex64, _D.complex128)
-
-
 def _times_i(z, sign=1):
     """sign * i * z for a complex z, as complex(-sign imag, sign real): exact, differentiable,
     signed zeros kept (neg, not scale, whose + 0 bias would turn -0 into +0)."""
@@ -464,7 +460,7 @@ def asinh(x, name=None):
     picked by sign without abs, so the gradient at 0 is 1. Complex x: -i asin(i x), numpy's
     principal branch."""
     _check_tensor("asinh", "x", x)
-    if _is_complex(x):
+    if x.is_complex():
         return _times_i(_ops.asin(_times_i(x)), -1)
     x = _as_float(x)
     sq = _ops.square(x)
@@ -478,7 +474,7 @@ def acosh(x, name=None):
     """acosh(x) = log1p(t + sqrt(t (t + 2))), t = x - 1 (NaN below 1). Complex x: +-i acos(x),
     the sign that gives a real part >= 0 (numpy's principal branch)."""
     _check_tensor("acosh", "x", x)
-    if _is_complex(x):
+    if x.is_complex():
         a = _ops.acos(x)
         upper = _ops.less_equal(_ops.imag(a), _ops.zeros_like(_ops.imag(a)))
         return _ops.where(upper, _times_i(a), _times_i(a, -1))
@@ -490,7 +486,7 @@ def atanh(x, name=None):
     """atanh(x) = log1p(2x / (1 - x)) / 2 (+-inf at +-1, NaN outside [-1, 1]). Complex x:
     -i atan(i x), numpy's principal branch."""
     _check_tensor("atanh", "x", x)
-    if _is_complex(x):
+    if x.is_complex():
         return _times_i(_ops.atan(_times_i(x)), -1)
     x = _as_float(x)
     ratio = _ops.divide(_ops.scale(x, 2.0, 0.0, True), _ops.scale(x, -1.0, 1.0, True))

@@ -160,7 +160,6 @@ void land_bucket(Launched& b) {
 
 // Packs the deferred leaves' gradients (all final) into buckets and launches them.
 void launch_deferred(std::vector<Deferred> deferred) {
-  std::vector<Tensor> alive;  // the Partial gradients members point into
   std::vector<Group> groups;
   std::set<const TensorImpl*> seen;
   auto ctx = CommContext::global();
@@ -173,7 +172,6 @@ void launch_deferred(std::vector<Deferred> deferred) {
     const DistTensor* g = meta != nullptr ? as_dist(meta->grad) : nullptr;
     // Already reduced (by an add of a later backward, say) or never Partial.
     if (g == nullptr || !g->dist_attr().is_partial()) continue;
-    alive.push_back(meta->grad);
     if (!g->in_mesh() || g->dist_attr().dims_mapping() != d.want.dims_mapping()) {
       meta->grad = reshard(meta->grad, d.want, ctx.get());  // nothing to pack on this process
       continue;
@@ -183,7 +181,8 @@ void launch_deferred(std::vector<Deferred> deferred) {
     if (it == groups.end()) it = groups.insert(groups.end(), Group{g, {}});
     it->members.push_back({leaf, g, d.want});
   }
-  const int64_t cap = grad_bucket_bytes();
+  // Members point into their leaves' `.grad`, which stays until their bucket lands.
+  const int64_t cap = t_cap;
   for (const Group& group : groups) {
     size_t begin = 0;
     int64_t bytes = 0;

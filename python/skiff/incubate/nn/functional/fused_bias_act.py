@@ -4,6 +4,7 @@ silu(h1) * h2 / gelu(h1) * h2 over the two halves h1, h2 of the last axis. Compo
 activation op records; the int32 dequantizing and int8 quantizing paths (dequant_scales, shift,
 smooth, quant_scale > 0) are refused."""
 from ....nn.functional._common_ops import ops as _ops
+from ._args import check_tensors, dtype_name
 
 __all__ = ["fused_bias_act"]
 
@@ -24,6 +25,7 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None,
                    act_method="gelu", compute_dtype="default", quant_scale=-1,
                    quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """x [..., n] floating; bias [n] of x's dtype or None."""
+    check_tensors(_NAME, x=x, bias=bias)
     for arg, t in (("dequant_scales", dequant_scales), ("shift", shift), ("smooth", smooth)):
         if t is not None:
             raise NotImplementedError(f"(Unimplemented) {_NAME}: argument '{arg}' expected None "
@@ -40,7 +42,7 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None,
     if not x.is_floating_point():
         raise TypeError(f"(InvalidType) {_NAME}: argument 'x' expected a floating-point tensor "
                         f"(int32 input is the quantized path), got "
-                        f"{str(x.dtype).rsplit('.', 1)[-1]}")
+                        f"{dtype_name(x.dtype)}")
     h = x
     if bias is not None:
         n = x.shape[-1] if len(x.shape) else None
@@ -49,8 +51,7 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None,
                              f"(the last dim of x), got {list(bias.shape)}")
         if bias.dtype != x.dtype:
             raise TypeError(f"(InvalidType) {_NAME}: argument 'bias' expected dtype "
-                            f"{str(x.dtype).rsplit('.', 1)[-1]} (x's), got "
-                            f"{str(bias.dtype).rsplit('.', 1)[-1]}")
+                            f"{dtype_name(x.dtype)} (x's), got {dtype_name(bias.dtype)}")
         h = _ops.add(h, bias)
     if act_method in ("swiglu", "geglu"):
         return _gated(h, act_method)

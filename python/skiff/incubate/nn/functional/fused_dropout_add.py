@@ -2,19 +2,20 @@
 dropout op record (its mask and 1 / (1 - p) scale) and add; not one kernel yet."""
 from ....nn.functional._common_ops import ops as _ops
 from ....nn.functional.common import dropout
+from ._args import check_tensors, dtype_name
 
 __all__ = ["fused_dropout_add"]
 
 
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
     """out = dropout(x, p, training, mode) + y; x and y of one shape and dtype (Paddle)."""
+    check_tensors("fused_dropout_add", x=x, y=y)
     if list(x.shape) != list(y.shape):
         raise ValueError("(InvalidArgument) fused_dropout_add: argument 'y' expected the shape "
                          f"of x {list(x.shape)}, got {list(y.shape)}")
     if x.dtype != y.dtype:
-        name_of = lambda d: str(d).rsplit(".", 1)[-1]  # noqa: E731
         raise TypeError("(InvalidType) fused_dropout_add: argument 'y' expected dtype "
-                        f"{name_of(x.dtype)} (x's), got {name_of(y.dtype)}")
+                        f"{dtype_name(x.dtype)} (x's), got {dtype_name(y.dtype)}")
     try:
         d = dropout(x, p, training=training, mode=mode)
     except (TypeError, ValueError) as e:

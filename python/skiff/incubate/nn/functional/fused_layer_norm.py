@@ -3,7 +3,7 @@ op) over the fused layer_norm op record, like fused_rms_norm: the pre-norm sum
 x + bias + residual_alpha * residual is elementwise ops around the one normalization kernel."""
 
 from ....nn.functional._common_ops import ops as _ops
-from ._norm_args import normalized_dims
+from ._args import check_tensors, dtype_name, normalized_dims
 
 __all__ = ["fused_layer_norm"]
 
@@ -20,6 +20,8 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
     Returns Paddle's dynamic-mode tuple (out, residual_out, mean, variance): residual_out is h
     when residual is given, else None; mean and variance (biased, without epsilon) are
     [prod(x.shape[:begin_norm_axis])], float32 for 16-bit x, and None when out = h."""
+    check_tensors(_NAME, x=x, norm_weight=norm_weight, norm_bias=norm_bias, bias=bias,
+                  residual=residual)
     axis, norm_shape = normalized_dims(_NAME, x, begin_norm_axis, quant_scale, norm_weight,
                                        norm_bias)
     if not epsilon >= 0:
@@ -32,8 +34,7 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
                              f"{' or '.join(map(str, shapes[arg]))}, got {list(t.shape)}")
         if t is not None and t.dtype != x.dtype:
             raise TypeError(f"(InvalidType) {_NAME}: argument '{arg}' expected dtype "
-                            f"{str(x.dtype).rsplit('.', 1)[-1]} (x's), got "
-                            f"{str(t.dtype).rsplit('.', 1)[-1]}")
+                            f"{dtype_name(x.dtype)} (x's), got {dtype_name(t.dtype)}")
     h = x
     if bias is not None:
         h = _ops.add(h, bias)

@@ -4,7 +4,7 @@ The pre-norm sum x + bias + residual and the norm_bias shift are elementwise ops
 fused normalization kernel (they become part of a fused record later, see issue 16)."""
 
 from ....nn.functional._common_ops import ops as _ops
-from ._norm_args import normalized_dims
+from ._args import check_tensors, normalized_dims
 
 __all__ = ["fused_rms_norm"]
 
@@ -15,6 +15,8 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis, bias=Non
 
     Returns (out, residual_out): residual_out is x + bias + residual when residual is given, else
     None (Paddle's optional output)."""
+    check_tensors("fused_rms_norm", x=x, norm_weight=norm_weight, norm_bias=norm_bias, bias=bias,
+                  residual=residual)
     axis, norm_shape = normalized_dims("fused_rms_norm", x, begin_norm_axis, quant_scale,
                                        norm_weight, norm_bias)
     h = x

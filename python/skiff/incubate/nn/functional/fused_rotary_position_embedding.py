@@ -7,6 +7,7 @@ halves (i, i + head_dim / 2), i.e. x * cos + rotate_half(x) * sin. Without sin a
 are position * rotary_emb_base^(-2i / head_dim) for pair i, also with position_ids and in the
 rotate-half style, where Paddle refuses both (a superset of its behaviour)."""
 from ....nn.functional._common_ops import ops as _ops
+from ._args import check_tensors, dtype_name
 
 __all__ = ["fused_rotary_position_embedding"]
 
@@ -16,10 +17,6 @@ _NAME = "fused_rotary_position_embedding"
 def _fail(kind, arg, expected, got):
     code = "InvalidArgument" if kind is ValueError else "InvalidType"
     raise kind(f"({code}) {_NAME}: argument '{arg}' expected {expected}, got {got}")
-
-
-def _dtype_name(dtype):
-    return str(dtype).rsplit(".", 1)[-1]
 
 
 def _rope(arg, x, sin, cos, position_ids, neox, time_major, base):
@@ -39,6 +36,7 @@ def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, posit
     q, k, v: [batch, seq, heads, head_dim] ([seq, batch, heads, head_dim] with time_major), k
     and v may have fewer heads than q (GQA); sin, cos: [seq, head_dim] or [1, seq, 1, head_dim]
     (cast to q's dtype), rows picked by position_ids [batch, seq] when given."""
+    check_tensors(_NAME, q=q, k=k, v=v, sin=sin, cos=cos, position_ids=position_ids)
     shape = list(q.shape)
     for arg, t in (("k", k), ("v", v)):
         if t is None or len(shape) != 4:  # a bad q is reported by its own call below
@@ -47,7 +45,7 @@ def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, posit
         if len(ts) != 4 or ts[:2] != shape[:2] or ts[3] != shape[3]:
             _fail(ValueError, arg, f"the batch, seq and head_dim of q {shape}", f"shape {ts}")
         if t.dtype != q.dtype:
-            _fail(TypeError, arg, f"dtype {_dtype_name(q.dtype)} (q's)", _dtype_name(t.dtype))
+            _fail(TypeError, arg, f"dtype {dtype_name(q.dtype)} (q's)", dtype_name(t.dtype))
     tables = []
     for arg, t in (("sin", sin), ("cos", cos)):
         if t is not None and t.dtype != q.dtype and t.is_floating_point() and \

@@ -1,5 +1,21 @@
-"""The argument checks fused_rms_norm and fused_layer_norm share, with Paddle's error classes."""
+"""The argument checks the fused functions share, with Paddle's error classes."""
 import math
+
+from .... import _C, _errors
+
+
+def dtype_name(dtype):
+    """Paddle's short dtype name for messages: float32, bfloat16."""
+    return str(dtype).rsplit(".", 1)[-1]
+
+
+def check_tensors(op, **args):
+    """InvalidType (a TypeError) naming `op` and the argument unless each value is a Tensor;
+    None passes (the optional inputs)."""
+    for arg, value in args.items():
+        if value is not None and not isinstance(value, _C.Tensor):
+            raise _errors.InvalidType(
+                f"{op}: argument '{arg}' expected a Tensor, got {type(value).__name__}")
 
 
 def normalized_dims(op, x, begin_norm_axis, quant_scale, norm_weight, norm_bias):
